@@ -1,0 +1,911 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * report: turn a thunkless bench raw.csv into a results table.
+ *
+ *   report [--cv-bound PCT] [--out DIR] [--no-plot] [--strict]
+ *          [--base NAME] [--patched NAME] [--limit NAME] RAW.csv
+ *
+ * Input (written by bench/bench.sh, described in bench/README-format):
+ *
+ *   # comment lines; three are meaningful:
+ *   #   "# complete"              the run finished
+ *   #   "# incomplete reason=..." the run stopped early
+ *   #   "# failed ..."            one boot failed (listed in the report)
+ *   ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors
+ *   1764452400,1,base,none,tc-matchall,-,100,577000,1502604,384000,0
+ *   ...
+ *
+ * The header line is mandatory and must be exactly as above.  Fields:
+ * ts, round (> 0), n (> 0), pkts (> 0), usec (> 0), pps (> 0) and errors
+ * are decimal integers; kernel, gate, scenario and variant are names of
+ * [A-Za-z0-9_.+-], at most 63 characters; pps must agree with
+ * pkts * 1e6 / usec within 1%.  Blank lines are ignored; anything else that
+ * does not parse is an error: "report: FILE:LINE: bad FIELD field", exit 1.
+ * No records at all is an error too.  A file without "# complete" (or with
+ * "# incomplete") is reported as INCOMPLETE.
+ *
+ * Per (scenario, variant, n, kernel, gate) group: median, harmonic mean,
+ * mean, sample standard deviation and coefficient of variation (CV =
+ * stdev / mean) of pps.  Rows are (scenario, variant, n) in order of first
+ * appearance; columns use the median:
+ *
+ *   base     kernel --base (default "base")
+ *   patched  kernel --patched (default "patched"), gate on, else auto, else
+ *            none, else any gate but off
+ *   diff%    (patched - base) / base
+ *   limit    kernel --limit (default "limit")
+ *   tax%     tax recovered: (patched - base) / (limit - base); '-' unless
+ *            limit > base
+ *   off      patched kernel with gate=off, and its diff% against base
+ *   CV%      of the base/patched/limit/off groups
+ * Missing groups print '-'.  A row with any CV above --cv-bound (default
+ * 3%) is flagged '!' rather than hidden.  The last row is the harmonic mean
+ * of each column over the rows that have base, patched and limit (the
+ * kernels present in the data).
+ *
+ * Outputs, in --out (default: the directory of RAW.csv): report.txt (the
+ * table, also on stdout), summary.csv (one line per row, empty field for
+ * missing), summary.json (rows, groups with all statistics, run status),
+ * chart.dat and chart.gp (gnuplot: median pps per row for the three
+ * kernels, log scale) and, when gnuplot is installed and --no-plot is not
+ * given, chart.png (gnuplot's messages go to chart.log).
+ *
+ * Exit status: 0 ok; 1 bad input or output error; 2 usage; 3 with --strict
+ * when the run is incomplete or a row is flagged.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define HEADER "ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
+#define NFIELDS 11
+#define NAMELEN 64
+#define MAXLINE 4096
+
+enum { F_TS, F_ROUND, F_KERNEL, F_GATE, F_SCEN, F_VARIANT, F_N, F_PKTS,
+       F_USEC, F_PPS, F_ERRORS };
+static const char *const field_names[NFIELDS] = {
+	"ts", "round", "kernel", "gate", "scenario", "variant", "n", "pkts",
+	"usec", "pps", "errors",
+};
+
+struct group {
+	char scen[NAMELEN], variant[NAMELEN], kernel[NAMELEN], gate[NAMELEN];
+	unsigned long long n;
+	double *v;
+	size_t nv, cap;
+	unsigned long long errors;
+	/* statistics */
+	double median, hmean, mean, stdev, cv, min, max;
+};
+
+struct row {
+	char scen[NAMELEN], variant[NAMELEN];
+	unsigned long long n;
+	struct group *g[4];	/* base, patched, limit, off */
+};
+
+enum { C_BASE, C_PATCHED, C_LIMIT, C_OFF, NCOLS };
+
+static const char *prog = "report";
+static struct group *groups;
+static size_t ngroups, capgroups;
+static struct row *rows;
+static size_t nrows, caprows;
+static char **failures;
+static size_t nfailures;
+static size_t nrecords;
+static int complete, incomplete;
+static char incomplete_reason[256];
+static double cv_bound = 3.0;
+static const char *role[3] = { "base", "patched", "limit" };
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+static int valid_name(const char *s)
+{
+	size_t i, len = strlen(s);
+
+	if (len == 0 || len >= NAMELEN)
+		return 0;
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+		      c == '+' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+/* Strict decimal: digits only, no sign, no spaces, fits in u64. */
+static int parse_u64(const char *s, unsigned long long *out)
+{
+	unsigned long long v = 0;
+
+	if (!*s)
+		return 0;
+	for (; *s; s++) {
+		unsigned d;
+
+		if (*s < '0' || *s > '9')
+			return 0;
+		d = (unsigned)(*s - '0');
+		if (v > (ULLONG_MAX - d) / 10)
+			return 0;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 1;
+}
+
+static struct group *find_group(const char *scen, const char *variant,
+				unsigned long long n, const char *kernel,
+				const char *gate, int create)
+{
+	size_t i;
+	struct group *g;
+
+	for (i = 0; i < ngroups; i++) {
+		g = &groups[i];
+		if (g->n == n && !strcmp(g->scen, scen) &&
+		    !strcmp(g->variant, variant) && !strcmp(g->kernel, kernel) &&
+		    !strcmp(g->gate, gate))
+			return g;
+	}
+	if (!create)
+		return NULL;
+	if (ngroups == capgroups) {
+		capgroups = capgroups ? 2 * capgroups : 64;
+		groups = xrealloc(groups, capgroups * sizeof(*groups));
+	}
+	g = &groups[ngroups++];
+	memset(g, 0, sizeof(*g));
+	strcpy(g->scen, scen);
+	strcpy(g->variant, variant);
+	strcpy(g->kernel, kernel);
+	strcpy(g->gate, gate);
+	g->n = n;
+	return g;
+}
+
+static void add_row(const char *scen, const char *variant, unsigned long long n)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].n == n && !strcmp(rows[i].scen, scen) &&
+		    !strcmp(rows[i].variant, variant))
+			return;
+	if (nrows == caprows) {
+		caprows = caprows ? 2 * caprows : 32;
+		rows = xrealloc(rows, caprows * sizeof(*rows));
+	}
+	memset(&rows[nrows], 0, sizeof(rows[nrows]));
+	strcpy(rows[nrows].scen, scen);
+	strcpy(rows[nrows].variant, variant);
+	rows[nrows].n = n;
+	nrows++;
+}
+
+static void comment(const char *line)
+{
+	const char *p = line + 1;
+
+	while (*p == ' ' || *p == '\t')
+		p++;
+	if (!strcmp(p, "complete") || !strncmp(p, "complete ", 9)) {
+		complete = 1;
+	} else if (!strncmp(p, "incomplete", 10)) {
+		incomplete = 1;
+		p += 10;
+		while (*p == ' ')
+			p++;
+		if (!strncmp(p, "reason=", 7))
+			p += 7;
+		snprintf(incomplete_reason, sizeof(incomplete_reason), "%s",
+			 *p ? p : "unknown");
+	} else if (!strncmp(p, "failed", 6)) {
+		failures = xrealloc(failures, (nfailures + 1) * sizeof(*failures));
+		failures[nfailures++] = xstrdup(p);
+	}
+}
+
+static void read_raw(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[MAXLINE + 2];
+	unsigned long lineno = 0;
+	int have_header = 0, any = 0;
+
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	while (fgets(line, sizeof(line), f)) {
+		char *fld[NFIELDS], *p, *comma;
+		unsigned long long u[NFIELDS];
+		size_t len = strlen(line);
+		int nf, i;
+		double pps, expect;
+		struct group *g;
+
+		lineno++;
+		any = 1;
+		if (len == sizeof(line) - 1 && line[len - 1] != '\n')
+			die("%s:%lu: line too long", path, lineno);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (len == 0)
+			continue;
+		if (line[0] == '#') {
+			comment(line);
+			continue;
+		}
+		if (!have_header) {
+			if (strcmp(line, HEADER))
+				die("%s:%lu: bad header (expected \"%s\")", path,
+				    lineno, HEADER);
+			have_header = 1;
+			continue;
+		}
+		if (!strcmp(line, HEADER))
+			continue;	/* concatenated raw files */
+
+		nf = 0;
+		p = line;
+		for (;;) {
+			comma = strchr(p, ',');
+			if (nf < NFIELDS)
+				fld[nf] = p;
+			nf++;
+			if (!comma)
+				break;
+			*comma = '\0';
+			p = comma + 1;
+		}
+		if (nf != NFIELDS)
+			die("%s:%lu: wrong number of fields (%d, expected %d)",
+			    path, lineno, nf, NFIELDS);
+		for (i = 0; i < NFIELDS; i++) {
+			int ok;
+
+			switch (i) {
+			case F_KERNEL: case F_GATE: case F_SCEN: case F_VARIANT:
+				ok = valid_name(fld[i]);
+				break;
+			default:
+				ok = parse_u64(fld[i], &u[i]);
+				if (ok && i != F_TS && i != F_ERRORS)
+					ok = u[i] > 0;
+				if (ok && (i == F_N || i == F_ROUND))
+					ok = u[i] <= 1000000000ULL;
+				break;
+			}
+			if (!ok)
+				die("%s:%lu: bad %s field", path, lineno,
+				    field_names[i]);
+		}
+		pps = (double)u[F_PPS];
+		expect = (double)u[F_PKTS] * 1e6 / (double)u[F_USEC];
+		if (fabs(pps - expect) > 0.01 * expect + 1)
+			die("%s:%lu: bad pps field (%llu pkts in %llu usec is %.0f pps)",
+			    path, lineno, u[F_PKTS], u[F_USEC], expect);
+
+		g = find_group(fld[F_SCEN], fld[F_VARIANT], u[F_N],
+			       fld[F_KERNEL], fld[F_GATE], 1);
+		if (g->nv == g->cap) {
+			g->cap = g->cap ? 2 * g->cap : 8;
+			g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+		}
+		g->v[g->nv++] = pps;
+		g->errors += u[F_ERRORS];
+		add_row(fld[F_SCEN], fld[F_VARIANT], u[F_N]);
+		nrecords++;
+	}
+	if (ferror(f))
+		die("%s: read error", path);
+	fclose(f);
+	if (!any)
+		die("%s: empty input", path);
+	if (!have_header)
+		die("%s: no header line", path);
+	if (nrecords == 0)
+		die("%s: no records", path);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void group_stats(struct group *g)
+{
+	size_t i, n = g->nv;
+	double sum = 0, inv = 0, ss = 0;
+
+	qsort(g->v, n, sizeof(*g->v), cmp_double);
+	g->min = g->v[0];
+	g->max = g->v[n - 1];
+	g->median = n % 2 ? g->v[n / 2] : (g->v[n / 2 - 1] + g->v[n / 2]) / 2;
+	for (i = 0; i < n; i++) {
+		sum += g->v[i];
+		inv += 1 / g->v[i];
+	}
+	g->mean = sum / n;
+	g->hmean = n / inv;
+	for (i = 0; i < n; i++)
+		ss += (g->v[i] - g->mean) * (g->v[i] - g->mean);
+	g->stdev = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	g->cv = n > 1 ? 100 * g->stdev / g->mean : NAN;
+}
+
+static int gate_rank(const char *gate)
+{
+	if (!strcmp(gate, "on"))
+		return 0;
+	if (!strcmp(gate, "auto"))
+		return 1;
+	if (!strcmp(gate, "none"))
+		return 2;
+	if (!strcmp(gate, "off"))
+		return -1;
+	return 3;
+}
+
+/* The group of KERNEL for the row: best non-off gate, or gate=off. */
+static struct group *pick(const struct row *r, const char *kernel, int off)
+{
+	struct group *best = NULL;
+	int best_rank = INT_MAX;
+	size_t i;
+
+	for (i = 0; i < ngroups; i++) {
+		struct group *g = &groups[i];
+		int rank;
+
+		if (g->n != r->n || strcmp(g->scen, r->scen) ||
+		    strcmp(g->variant, r->variant) || strcmp(g->kernel, kernel))
+			continue;
+		rank = gate_rank(g->gate);
+		if (off) {
+			if (rank == -1)
+				return g;
+			continue;
+		}
+		if (rank >= 0 && rank < best_rank) {
+			best = g;
+			best_rank = rank;
+		}
+	}
+	return best;
+}
+
+static int flagged(const struct row *r)
+{
+	int c;
+
+	for (c = 0; c < NCOLS; c++)
+		if (r->g[c] && !isnan(r->g[c]->cv) && r->g[c]->cv > cv_bound)
+			return 1;
+	return 0;
+}
+
+/* Formatting helpers: '-' for missing values. */
+static const char *fmt_pps(char *buf, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.0f", v);
+	return buf;
+}
+
+static const char *fmt_pct(char *buf, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%+.1f", v);
+	return buf;
+}
+
+static const char *fmt_cv(char *buf, size_t sz, const struct group *g)
+{
+	if (!g || isnan(g->cv))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.1f", g->cv);
+	return buf;
+}
+
+static double med(const struct group *g)
+{
+	return g ? g->median : NAN;
+}
+
+static double diff_pct(double a, double base)
+{
+	if (isnan(a) || isnan(base) || base <= 0)
+		return NAN;
+	return 100 * (a - base) / base;
+}
+
+static double tax_pct(double base, double patched, double limit)
+{
+	if (isnan(base) || isnan(patched) || isnan(limit) || limit <= base)
+		return NAN;
+	return 100 * (patched - base) / (limit - base);
+}
+
+static void row_label(char *buf, size_t sz, const struct row *r)
+{
+	if (!strcmp(r->variant, "-"))
+		snprintf(buf, sz, "%s n=%llu", r->scen, r->n);
+	else
+		snprintf(buf, sz, "%s/%s n=%llu", r->scen, r->variant, r->n);
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t sz)
+{
+	FILE *f;
+
+	snprintf(path, sz, "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (!f)
+		die("%s: %s", path, strerror(errno));
+	return f;
+}
+
+static void close_out(FILE *f, const char *path)
+{
+	if (ferror(f) | fclose(f))
+		die("%s: write error", path);
+}
+
+/* harmonic mean of column medians over the "complete" rows */
+static double col_hmean(int c, int *used)
+{
+	double inv = 0;
+	size_t i;
+	int k, n = 0, have[3] = { 0, 0, 0 };
+
+	for (i = 0; i < nrows; i++)
+		for (k = 0; k < 3; k++)
+			if (rows[i].g[k])
+				have[k] = 1;
+	for (i = 0; i < nrows; i++) {
+		int ok = 1;
+
+		for (k = 0; k < 3; k++)
+			if (have[k] && !rows[i].g[k])
+				ok = 0;
+		if (!ok)
+			continue;
+		if (!rows[i].g[c])
+			return NAN;
+		inv += 1 / rows[i].g[c]->median;
+		n++;
+	}
+	*used = n;
+	return n ? n / inv : NAN;
+}
+
+static void write_table(FILE *out, const char *raw)
+{
+	char lab[3 * NAMELEN + 32], b[8][32], cv[4][16];
+	size_t i;
+	int nflag = 0, used = 0;
+	double hb, hp, hl, ho;
+
+	fprintf(out, "thunkless bench: %s (%zu records)\n", raw, nrecords);
+	if (incomplete || !complete)
+		fprintf(out, "*** INCOMPLETE RUN: %s ***\n",
+			incomplete ? incomplete_reason : "no completion marker");
+	for (i = 0; i < nfailures; i++)
+		fprintf(out, "*** %s\n", failures[i]);
+	fprintf(out, "median pps; diff%% vs base; tax%% = (patched-base)/(limit-base); "
+		"CV%% base/patched/limit/off; ! = CV > %.1f%%\n\n", cv_bound);
+	fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s  %s\n",
+		"scenario", role[0], role[1], "diff%", role[2], "tax%",
+		"gate-off", "diff%", "CV%");
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		double vb = med(r->g[C_BASE]), vp = med(r->g[C_PATCHED]);
+		double vl = med(r->g[C_LIMIT]), vo = med(r->g[C_OFF]);
+		char cvs[64];
+		int fl = flagged(r);
+
+		nflag += fl;
+		row_label(lab, sizeof(lab), r);
+		snprintf(cvs, sizeof(cvs), "%s/%s/%s/%s",
+			 fmt_cv(cv[0], 16, r->g[C_BASE]),
+			 fmt_cv(cv[1], 16, r->g[C_PATCHED]),
+			 fmt_cv(cv[2], 16, r->g[C_LIMIT]),
+			 fmt_cv(cv[3], 16, r->g[C_OFF]));
+		fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s  %s%s\n",
+			lab, fmt_pps(b[0], 32, vb), fmt_pps(b[1], 32, vp),
+			fmt_pct(b[2], 32, diff_pct(vp, vb)),
+			fmt_pps(b[3], 32, vl), fmt_pct(b[4], 32, tax_pct(vb, vp, vl)),
+			fmt_pps(b[5], 32, vo), fmt_pct(b[6], 32, diff_pct(vo, vb)),
+			cvs, fl ? " !" : "");
+	}
+	hb = col_hmean(C_BASE, &used);
+	hp = col_hmean(C_PATCHED, &used);
+	hl = col_hmean(C_LIMIT, &used);
+	ho = col_hmean(C_OFF, &used);
+	snprintf(lab, sizeof(lab), "harmonic mean (%d rows)", used);
+	fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s\n", lab,
+		fmt_pps(b[0], 32, hb), fmt_pps(b[1], 32, hp),
+		fmt_pct(b[2], 32, diff_pct(hp, hb)), fmt_pps(b[3], 32, hl),
+		fmt_pct(b[4], 32, tax_pct(hb, hp, hl)), fmt_pps(b[5], 32, ho),
+		fmt_pct(b[6], 32, diff_pct(ho, hb)));
+	if (nflag)
+		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
+			nflag, cv_bound);
+}
+
+static void csv_num(FILE *f, double v, const char *fmt)
+{
+	fputc(',', f);
+	if (!isnan(v))
+		fprintf(f, fmt, v);
+}
+
+static void write_csv(const char *dir)
+{
+	char path[PATH_MAX];
+	FILE *f = open_out(dir, "summary.csv", path, sizeof(path));
+	size_t i;
+	int c;
+
+	fprintf(f, "scenario,variant,n,base_pps,patched_pps,diff_pct,limit_pps,"
+		"tax_recovered_pct,off_pps,off_diff_pct,base_cv_pct,patched_cv_pct,"
+		"limit_cv_pct,off_cv_pct,flagged\n");
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		double vb = med(r->g[C_BASE]), vp = med(r->g[C_PATCHED]);
+		double vl = med(r->g[C_LIMIT]), vo = med(r->g[C_OFF]);
+
+		fprintf(f, "%s,%s,%llu", r->scen, r->variant, r->n);
+		csv_num(f, vb, "%.0f");
+		csv_num(f, vp, "%.0f");
+		csv_num(f, diff_pct(vp, vb), "%.2f");
+		csv_num(f, vl, "%.0f");
+		csv_num(f, tax_pct(vb, vp, vl), "%.2f");
+		csv_num(f, vo, "%.0f");
+		csv_num(f, diff_pct(vo, vb), "%.2f");
+		for (c = 0; c < NCOLS; c++)
+			csv_num(f, r->g[c] ? r->g[c]->cv : NAN, "%.2f");
+		fprintf(f, ",%d\n", flagged(r));
+	}
+	close_out(f, path);
+}
+
+static void json_num(FILE *f, const char *key, double v, const char *fmt, int comma)
+{
+	fprintf(f, "\"%s\": ", key);
+	if (isnan(v))
+		fputs("null", f);
+	else
+		fprintf(f, fmt, v);
+	if (comma)
+		fputs(", ", f);
+}
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"' || *s == '\\')
+			fprintf(f, "\\%c", *s);
+		else if ((unsigned char)*s < 0x20)
+			fprintf(f, "\\u%04x", *s);
+		else
+			fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void write_json(const char *dir, const char *raw)
+{
+	char path[PATH_MAX];
+	FILE *f = open_out(dir, "summary.json", path, sizeof(path));
+	size_t i, j;
+	int c;
+	static const char *const cname[NCOLS] = { "base", "patched", "limit", "off" };
+
+	fputs("{\n  \"raw\": ", f);
+	json_str(f, raw);
+	fprintf(f, ",\n  \"records\": %zu,\n  \"complete\": %s,\n  \"incomplete_reason\": ",
+		nrecords, (complete && !incomplete) ? "true" : "false");
+	if (incomplete || !complete)
+		json_str(f, incomplete ? incomplete_reason : "no completion marker");
+	else
+		fputs("null", f);
+	fputs(",\n  \"failures\": [", f);
+	for (i = 0; i < nfailures; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, failures[i]);
+	}
+	fprintf(f, "],\n  \"cv_bound_pct\": %.2f,\n  \"kernels\": {\"base\": ", cv_bound);
+	json_str(f, role[0]);
+	fputs(", \"patched\": ", f);
+	json_str(f, role[1]);
+	fputs(", \"limit\": ", f);
+	json_str(f, role[2]);
+	fputs("},\n  \"rows\": [\n", f);
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		double vb = med(r->g[C_BASE]), vp = med(r->g[C_PATCHED]);
+		double vl = med(r->g[C_LIMIT]), vo = med(r->g[C_OFF]);
+
+		fputs("    {\"scenario\": ", f);
+		json_str(f, r->scen);
+		fputs(", \"variant\": ", f);
+		json_str(f, r->variant);
+		fprintf(f, ", \"n\": %llu, ", r->n);
+		json_num(f, "base_pps", vb, "%.0f", 1);
+		json_num(f, "patched_pps", vp, "%.0f", 1);
+		json_num(f, "diff_pct", diff_pct(vp, vb), "%.2f", 1);
+		json_num(f, "limit_pps", vl, "%.0f", 1);
+		json_num(f, "tax_recovered_pct", tax_pct(vb, vp, vl), "%.2f", 1);
+		json_num(f, "off_pps", vo, "%.0f", 1);
+		json_num(f, "off_diff_pct", diff_pct(vo, vb), "%.2f", 1);
+		fputs("\"gates\": {", f);
+		for (c = 0; c < NCOLS; c++) {
+			fprintf(f, "%s\"%s\": ", c ? ", " : "", cname[c]);
+			if (r->g[c])
+				json_str(f, r->g[c]->gate);
+			else
+				fputs("null", f);
+		}
+		fputs("}, ", f);
+		for (c = 0; c < NCOLS; c++) {
+			char key[32];
+
+			snprintf(key, sizeof(key), "%s_cv_pct", cname[c]);
+			json_num(f, key, r->g[c] ? r->g[c]->cv : NAN, "%.2f", 1);
+		}
+		fprintf(f, "\"flagged\": %s}%s\n", flagged(r) ? "true" : "false",
+			i + 1 < nrows ? "," : "");
+	}
+	fputs("  ],\n  \"groups\": [\n", f);
+	for (i = 0; i < ngroups; i++) {
+		const struct group *g = &groups[i];
+
+		fputs("    {\"scenario\": ", f);
+		json_str(f, g->scen);
+		fputs(", \"variant\": ", f);
+		json_str(f, g->variant);
+		fprintf(f, ", \"n\": %llu, \"kernel\": ", g->n);
+		json_str(f, g->kernel);
+		fputs(", \"gate\": ", f);
+		json_str(f, g->gate);
+		fprintf(f, ", \"samples\": %zu, ", g->nv);
+		json_num(f, "median", g->median, "%.1f", 1);
+		json_num(f, "hmean", g->hmean, "%.1f", 1);
+		json_num(f, "mean", g->mean, "%.1f", 1);
+		json_num(f, "stdev", g->stdev, "%.1f", 1);
+		json_num(f, "cv_pct", g->cv, "%.3f", 1);
+		json_num(f, "min", g->min, "%.0f", 1);
+		json_num(f, "max", g->max, "%.0f", 1);
+		fprintf(f, "\"errors\": %llu, \"pps\": [", g->errors);
+		for (j = 0; j < g->nv; j++)
+			fprintf(f, "%s%.0f", j ? ", " : "", g->v[j]);
+		fprintf(f, "]}%s\n", i + 1 < ngroups ? "," : "");
+	}
+	fputs("  ]\n}\n", f);
+	close_out(f, path);
+}
+
+static void write_chart(const char *dir, int plot)
+{
+	char path[PATH_MAX], lab[3 * NAMELEN + 32], b[3][32];
+	FILE *f = open_out(dir, "chart.dat", path, sizeof(path));
+	size_t i;
+	pid_t pid;
+	int st;
+
+	fprintf(f, "# row %s %s %s (median pps, '-' = missing)\n", role[0],
+		role[1], role[2]);
+	for (i = 0; i < nrows; i++) {
+		row_label(lab, sizeof(lab), &rows[i]);
+		/* gnuplot string: no spaces inside the label */
+		for (char *p = lab; *p; p++)
+			if (*p == ' ')
+				*p = '_';
+		fprintf(f, "\"%s\" %s %s %s\n", lab,
+			fmt_pps(b[0], 32, med(rows[i].g[C_BASE])),
+			fmt_pps(b[1], 32, med(rows[i].g[C_PATCHED])),
+			fmt_pps(b[2], 32, med(rows[i].g[C_LIMIT])));
+	}
+	close_out(f, path);
+
+	f = open_out(dir, "chart.gp", path, sizeof(path));
+	fprintf(f,
+		"# gnuplot script written by bench/report; run in this directory\n"
+		"set terminal png size %d,600\n"
+		"set output 'chart.png'\n"
+		"set title 'thunkless: median pps per scenario%s'\n"
+		"set datafile missing '-'\n"
+		"set style data histograms\n"
+		"set style histogram clustered gap 1\n"
+		"set style fill solid 0.8 border -1\n"
+		"set logscale y\n"
+		"set ylabel 'packets per second (log scale)'\n"
+		"set xtics rotate by -40 noenhanced\n"
+		"set key outside top center horizontal noenhanced\n"
+		"set grid ytics\n"
+		"plot 'chart.dat' using 2:xtic(1) title '%s', \\\n"
+		"     '' using 3 title '%s', \\\n"
+		"     '' using 4 title '%s'\n",
+		(int)(400 + 60 * nrows > 2400 ? 2400 : 400 + 60 * nrows),
+		(incomplete || !complete) ? " (INCOMPLETE RUN)" : "",
+		role[0], role[1], role[2]);
+	close_out(f, path);
+	if (!plot)
+		return;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "%s: fork: %s\n", prog, strerror(errno));
+		return;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		int log;
+
+		if (null >= 0)
+			dup2(null, 1);
+		if (chdir(dir) == 0) {
+			log = open("chart.log", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+			if (log >= 0)
+				dup2(log, 2);
+			execlp("gnuplot", "gnuplot", "chart.gp", (char *)NULL);
+		}
+		_exit(errno == ENOENT ? 127 : 126);
+	}
+	if (waitpid(pid, &st, 0) < 0 || !WIFEXITED(st))
+		fprintf(stderr, "%s: gnuplot failed\n", prog);
+	else if (WEXITSTATUS(st) == 127)
+		fprintf(stderr, "%s: gnuplot not installed; wrote %s/chart.gp only\n",
+			prog, dir);
+	else if (WEXITSTATUS(st))
+		fprintf(stderr, "%s: gnuplot exited %d; see %s/chart.log\n", prog,
+			WEXITSTATUS(st), dir);
+}
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: %s [--cv-bound PCT] [--out DIR] [--no-plot] [--strict]\n"
+		"       [--base NAME] [--patched NAME] [--limit NAME] RAW.csv\n", prog);
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	const char *raw = NULL, *outdir = NULL;
+	char *dirbuf = NULL, path[PATH_MAX];
+	int plot = 1, strict = 0, i, nflag = 0;
+	size_t r;
+	FILE *f;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--no-plot")) {
+			plot = 0;
+		} else if (!strcmp(a, "--strict")) {
+			strict = 1;
+		} else if (!strcmp(a, "--cv-bound") || !strcmp(a, "--out") ||
+			   !strcmp(a, "--base") || !strcmp(a, "--patched") ||
+			   !strcmp(a, "--limit")) {
+			if (++i >= argc)
+				usage();
+			if (!strcmp(a, "--cv-bound")) {
+				char *end;
+
+				errno = 0;
+				cv_bound = strtod(argv[i], &end);
+				if (errno || *end || end == argv[i] || !(cv_bound >= 0))
+					usage();
+			} else if (!strcmp(a, "--out")) {
+				outdir = argv[i];
+			} else {
+				if (!valid_name(argv[i]))
+					usage();
+				role[a[2] == 'b' ? 0 : a[2] == 'p' ? 1 : 2] = argv[i];
+			}
+		} else if (a[0] == '-' && a[1]) {
+			usage();
+		} else if (!raw) {
+			raw = a;
+		} else {
+			usage();
+		}
+	}
+	if (!raw)
+		usage();
+
+	read_raw(raw);
+	for (r = 0; r < ngroups; r++)
+		group_stats(&groups[r]);
+	for (r = 0; r < nrows; r++) {
+		rows[r].g[C_BASE] = pick(&rows[r], role[0], 0);
+		rows[r].g[C_PATCHED] = pick(&rows[r], role[1], 0);
+		rows[r].g[C_LIMIT] = pick(&rows[r], role[2], 0);
+		rows[r].g[C_OFF] = pick(&rows[r], role[1], 1);
+		nflag += flagged(&rows[r]);
+	}
+
+	if (!outdir) {
+		const char *slash;
+
+		dirbuf = xstrdup(raw);
+		slash = strrchr(dirbuf, '/');
+		if (!slash)
+			strcpy(dirbuf, ".");
+		else if (slash == dirbuf)
+			strcpy(dirbuf, "/");
+		else
+			dirbuf[slash - dirbuf] = '\0';
+		outdir = dirbuf;
+	}
+
+	write_table(stdout, raw);
+	f = open_out(outdir, "report.txt", path, sizeof(path));
+	write_table(f, raw);
+	close_out(f, path);
+	write_csv(outdir);
+	write_json(outdir, raw);
+	write_chart(outdir, plot);
+	if (fflush(stdout))
+		die("stdout: write error");
+	free(dirbuf);
+	if (strict && (nflag || incomplete || !complete))
+		return 3;
+	return 0;
+}

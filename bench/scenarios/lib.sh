@@ -1,0 +1,615 @@
+# SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034
+# (SC2034: globals here are set for the scenarios that source this file)
+#
+# Common functions for the thunkless pktgen scenarios.  Sourced, never run.
+#
+# Modelled on the kernel's samples/pktgen/functions.sh (pg_ctrl, pg_thread,
+# pg_set), with stricter error handling: every pktgen write is checked for
+# "Result: OK", and any failure ends the scenario with one line on stderr
+#
+#	<scenario>: error: <reason>
+#
+# and a non-zero exit status, so that a broken setup never passes as a fast
+# one.  Scenarios only need ip, tc, nft, python3 and /proc/net/pktgen; they run
+# as root on a UML guest, a KVM guest or bare metal alike.
+#
+# Output: one line per measurement on stdout, format documented in
+# bench/README-format:
+#
+#	RESULT v=1 scenario=S variant=V n=N gate=G pkts=P usec=U pps=R errors=E
+
+# ---- knobs (environment overrides) ------------------------------------------
+
+# Runtime gate of the patched kernel (values auto|on|off).  If it does not
+# exist, the kernel has no gate: measurements are labelled gate=none and
+# requests to measure "off" are skipped with a SKIP line.
+GATE_KNOB=${GATE_KNOB:-/proc/sys/net/core/direct_calls}
+
+PG_DIR=${PG_DIR:-/proc/net/pktgen}
+
+PG_THREAD=${PG_THREAD:-0}		# kpktgend_<N> that drives the device
+PKT_SIZE=${PKT_SIZE:-60}		# + 4-byte FCS = 64-byte frames
+# shellcheck disable=SC2034 # used by the scenarios
+DEV=${BENCH_DEV:-tlb0}			# device under test (dummy)
+# shellcheck disable=SC2034
+DEV2=${BENCH_DEV2:-tlb1}		# second dummy (mirred target)
+MAX_COUNT=${MAX_COUNT:-100000000}
+
+set -o pipefail
+
+SCEN=${0##*/}
+SCEN=${SCEN%.sh}
+
+die() {
+	echo "$SCEN: error: $*" >&2
+	exit 1
+}
+
+usage_die() {
+	echo "$SCEN: error: $*" >&2
+	exit 2
+}
+
+warn() {
+	echo "$SCEN: warning: $*" >&2
+}
+
+# Forks and execs are slow on UML (~25 ms and ~100 ms on a loaded host), so
+# everything on the measurement path is bash builtins; only ip/tc/nft and the
+# pktgen writes themselves run programs.
+T0=${EPOCHREALTIME/./}
+note() {
+	local us
+	if [ -n "${VERBOSE:-}" ]; then
+		us=$((${EPOCHREALTIME/./} - T0))
+		printf '%s: [%3d.%02d] %s\n' "$SCEN" $((us / 1000000)) $((us / 10000 % 100)) "$*" >&2
+	fi
+	return 0
+}
+
+# ---- option parsing ---------------------------------------------------------
+
+# Defaults set by the scenario before calling parse_opts:
+#	N_LIST      default sizes, comma separated
+#	VARIANTS    default variants ("-" when the scenario has none)
+#	ALL_VARIANTS  accepted variants (empty: -v not accepted)
+#	BASE_COUNT  packets for one measurement at n=1 when not calibrating
+COUNT=
+RATE=
+PG_RUNS=0
+DURATION=1.2
+GATES=
+usage() {
+	cat >&2 <<EOF
+usage: $0 [-n N[,N...]] [-c COUNT] [-d SECONDS] [-g GATE[,GATE...]] [-v VARIANT[,...]] [-V]
+  -n  size parameter(s) (default ${N_LIST:-1})
+  -c  packets per measurement (default: calibrated to last -d seconds)
+  -d  target seconds per measurement (default $DURATION)
+  -g  gate settings to measure: on, off, auto, cur (default: cur)
+  -v  variants (default ${VARIANTS:--}; accepted: ${ALL_VARIANTS:-none})
+  -V  verbose
+EOF
+}
+
+is_uint() {
+	case $1 in '' | *[!0-9]*) return 1 ;; esac
+	return 0
+}
+
+# positive integer, no leading zeros games, fits comfortably in 64 bits
+is_posint() {
+	is_uint "$1" && [ ${#1} -le 12 ] && [ "$((10#$1))" -gt 0 ]
+}
+
+parse_opts() {
+	local opt v
+	OPTIND=1
+	while getopts ":n:c:d:g:v:Vh" opt; do
+		case $opt in
+		n) N_LIST=$OPTARG ;;
+		c) COUNT=$OPTARG ;;
+		d) DURATION=$OPTARG ;;
+		g) GATES=$OPTARG ;;
+		v) VARIANTS=$OPTARG ;;
+		V) VERBOSE=1 ;;
+		h) usage; exit 0 ;;
+		:) usage_die "option -$OPTARG needs an argument" ;;
+		*) usage_die "unknown option -$OPTARG" ;;
+		esac
+	done
+	shift $((OPTIND - 1))
+	[ $# -eq 0 ] || usage_die "unexpected argument '$1'"
+
+	[ -n "$N_LIST" ] || usage_die "empty -n"
+	for v in ${N_LIST//,/ }; do
+		is_posint "$v" || usage_die "bad N '$v': must be an integer > 0"
+		if [ -n "${N_MAX:-}" ] && [ "$((10#$v))" -gt "$N_MAX" ]; then
+			usage_die "N $v too large (max $N_MAX)"
+		fi
+	done
+	case $N_LIST in *,,* | ,* | *,) usage_die "bad -n list '$N_LIST'" ;; esac
+	if [ -n "$COUNT" ]; then
+		is_posint "$COUNT" || usage_die "bad count '$COUNT': must be an integer > 0"
+	fi
+	[[ $DURATION =~ ^([0-9]{1,3})(\.([0-9]{1,3}))?$ ]] ||
+		usage_die "bad duration '$DURATION'"
+	v=${BASH_REMATCH[3]}000
+	DURATION_MS=$((10#${BASH_REMATCH[1]} * 1000 + 10#${v:0:3}))
+	if [ "$DURATION_MS" -le 0 ] || [ "$DURATION_MS" -gt 600000 ]; then
+		usage_die "bad duration '$DURATION': must be > 0 and <= 600"
+	fi
+	# how long one pktgen run may take before it is stopped as hung
+	if [ -z "${PG_TIMEOUT:-}" ]; then
+		PG_TIMEOUT=$((30 + 20 * DURATION_MS / 1000))
+		[ -n "$COUNT" ] && PG_TIMEOUT=600
+	fi
+	for v in ${GATES//,/ }; do
+		case $v in on | off | auto | cur) ;; *) usage_die "bad gate '$v'" ;; esac
+	done
+	for v in ${VARIANTS//,/ }; do
+		if [ -z "${ALL_VARIANTS:-}" ]; then
+			[ "$v" = - ] || usage_die "this scenario has no variants"
+			continue
+		fi
+		case ",$ALL_VARIANTS," in
+		*,"$v",*) ;;
+		*) usage_die "unknown variant '$v' (accepted: $ALL_VARIANTS)" ;;
+		esac
+	done
+}
+
+# ---- root, tools, cleanup ---------------------------------------------------
+
+CLEANUPS=()
+on_exit() {
+	local i
+	# in subshells: a cleanup that dies must neither stop the others nor
+	# change the exit status
+	for ((i = ${#CLEANUPS[@]} - 1; i >= 0; i--)); do
+		(eval "${CLEANUPS[i]}") >/dev/null 2>&1
+	done
+}
+add_cleanup() {
+	CLEANUPS+=("$1")
+}
+
+preflight() {
+	local t
+	[ "$EUID" -eq 0 ] || die "must run as root"
+	for t in ip "$@"; do
+		command -v "$t" >/dev/null || die "required tool '$t' not found"
+	done
+	if [ ! -d "$PG_DIR" ] && command -v modprobe >/dev/null; then
+		modprobe pktgen 2>/dev/null
+	fi
+	[ -d "$PG_DIR" ] || die "$PG_DIR missing (kernel without CONFIG_NET_PKTGEN?)"
+	[ -w "$PG_DIR/pgctrl" ] || die "$PG_DIR/pgctrl not writable"
+	trap on_exit EXIT
+	trap 'exit 130' INT TERM
+	add_cleanup "gate_restore"
+	add_cleanup "pg_ctrl reset"
+}
+
+# make_dummy NAME: a fresh dummy device, up, removed on exit.  IPv6 is
+# disabled on it first: otherwise MLD reports and router solicitations go
+# out during the measurement and break the exact counter checks.
+make_dummy() {
+	local d=$1
+	[ -e "/sys/class/net/$d" ] && ip link del "$d"
+	ip link add "$d" type dummy || die "cannot create dummy device $d"
+	add_cleanup "ip link del $d"
+	quiet_dev "$d"
+	ip link set "$d" up || die "cannot set $d up"
+}
+
+quiet_dev() {
+	local f=/proc/sys/net/ipv6/conf/$1/disable_ipv6
+	if [ -e "$f" ]; then
+		echo 1 >"$f" || die "cannot disable IPv6 on $1"
+	fi
+}
+
+# dev_mac DEV: sets MAC
+dev_mac() {
+	read -r MAC <"/sys/class/net/$1/address" || die "no MAC for $1"
+}
+
+# dev_stat DEV COUNTER: sets STAT
+dev_stat() {
+	read -r STAT <"/sys/class/net/$1/statistics/$2" || die "no $2 statistics for $1"
+}
+
+# file_has FILE PREFIX: sets LINE to the first line of FILE starting with
+# PREFIX and LINE2 to the next one; false if there is none.
+file_has() {
+	local txt='' i
+	LINE='' LINE2=''
+	read -r -d '' txt <"$1"
+	split_lines "$txt"
+	for ((i = 0; i < ${#LINES[@]}; i++)); do
+		if [[ ${LINES[i]} == "$2"* ]]; then
+			LINE=${LINES[i]}
+			LINE2=${LINES[i + 1]:-}
+			return 0
+		fi
+	done
+	return 1
+}
+
+# ---- pktgen -----------------------------------------------------------------
+
+# pg_write FILE CMD...: write a command to a pktgen proc file and insist on
+# "Result: OK" (device files) or a successful write (pgctrl, threads).
+pg_write() {
+	local name=$1 f=$PG_DIR/$1
+	shift
+	[ -e "$f" ] || die "pktgen: $f does not exist"
+	[ "${DEBUG:-}" = yes ] && echo "cmd: $* > $f" >&2
+	if [ "$name" = pgctrl ] && [ "$*" = start ]; then
+		# A stack that drops queue_xmit packets makes pktgen retry forever;
+		# SIGINT makes it stop all devices, and pg_run then reports the
+		# shortfall.
+		# shellcheck disable=SC2016
+		timeout -s INT "$PG_TIMEOUT" sh -c 'echo start >"$1"' _ "$f"
+		case $? in
+		0) ;;
+		124) die "pktgen did not finish within ${PG_TIMEOUT}s (stopped)" ;;
+		*) die "pktgen: start failed" ;;
+		esac
+		return 0
+	fi
+	if ! echo "$*" >"$f" 2>/dev/null; then
+		die "pktgen: write '$*' to $f failed"
+	fi
+	case $name in pgctrl | kpktgend_*) return 0 ;; esac
+	file_has "$f" "Result:" || die "pktgen: no Result line in $f"
+	case $LINE in
+	"Result: OK"*) ;;
+	*) die "pktgen: '$*' -> ${LINE#Result: }" ;;
+	esac
+}
+pg_ctrl() { pg_write pgctrl "$@"; }
+pg_thread() {
+	local t=$1
+	shift
+	pg_write "kpktgend_$t" "$@"
+}
+pg_set() {
+	local d=$1
+	shift
+	pg_write "$d" "$@"
+}
+
+# pg_device DEV MODE DST_MAC DST_IP SRC_IP UDP_DST [BURST]: bind DEV to the
+# pktgen thread and configure a 64-byte UDP stream.
+# MODE: queue_xmit | netif_receive.
+pg_device() {
+	local dev=$1 mode=$2 mac=$3 dst=$4 src=$5 port=$6 burst=${7:-1}
+	[ -e "$PG_DIR/kpktgend_$PG_THREAD" ] ||
+		die "pktgen thread kpktgend_$PG_THREAD missing"
+	pg_ctrl reset
+	pg_thread "$PG_THREAD" rem_device_all
+	pg_thread "$PG_THREAD" add_device "$dev"
+	[ -e "$PG_DIR/$dev" ] || die "pktgen: $dev not added to kpktgend_$PG_THREAD"
+	pg_set "$dev" "xmit_mode $mode"
+	pg_set "$dev" "count 1000"
+	pg_set "$dev" "pkt_size $PKT_SIZE"
+	pg_set "$dev" "delay 0"
+	pg_set "$dev" "flag NO_TIMESTAMP"
+	pg_set "$dev" "dst_mac $mac"
+	pg_set "$dev" "dst_min $dst"
+	pg_set "$dev" "dst_max $dst"
+	pg_set "$dev" "src_min $src"
+	pg_set "$dev" "src_max $src"
+	pg_set "$dev" "udp_dst_min $port"
+	pg_set "$dev" "udp_dst_max $port"
+	[ "$burst" -gt 1 ] && pg_set "$dev" "burst $burst"
+	PG_DEV=$dev
+	PG_BURST=$burst
+}
+
+# pg_run COUNT: send COUNT packets on $PG_DEV and wait (with burst B, up to
+# COUNT + B - 1: PG_PKTS is what was sent).  Sets PG_PKTS,
+# PG_USEC, PG_PPS, PG_ERRORS from the "Result: OK: ..." block:
+#   Result: OK: 172(c171+d0) usec, 1000 (60byte,0frags)
+#     5813953pps 2790Mb/sec (2790697440bps) errors: 0
+pg_run() {
+	local n=$1
+	pg_set "$PG_DEV" "count $n"
+	PG_RUNS=$((PG_RUNS + 1))
+	pg_ctrl start
+	file_has "$PG_DIR/$PG_DEV" "Result:" || die "pktgen: no result for $PG_DEV"
+	pg_parse "$LINE
+$LINE2" || die "pktgen: cannot parse result: $LINE $LINE2"
+	# with burst > 1 pktgen checks the count only between bursts
+	if [ "$PG_PKTS" -lt "$n" ] || [ "$PG_PKTS" -ge $((n + ${PG_BURST:-1})) ]; then
+		die "pktgen sent $PG_PKTS of $n packets (device down or interrupted?)"
+	fi
+}
+
+# pg_parse TEXT: parse a pktgen result block (split for unit testing).
+pg_parse() {
+	local re1='^Result: OK: ([0-9]+)\(c[0-9]+\+d[0-9]+\) usec, ([0-9]+) \('
+	local re2='^ *([0-9]+)pps [0-9]+Mb/sec \([0-9]+bps\) errors: ([0-9]+)'
+	local l1 l2
+	l1=${1%%$'\n'*}
+	l2=${1#*$'\n'}
+	l2=${l2%%$'\n'*}
+	[[ $l1 =~ $re1 ]] || return 1
+	PG_USEC=${BASH_REMATCH[1]}
+	PG_PKTS=${BASH_REMATCH[2]}
+	[[ $l2 =~ $re2 ]] || return 1
+	PG_PPS=${BASH_REMATCH[1]}
+	PG_ERRORS=${BASH_REMATCH[2]}
+	[ "$PG_USEC" -gt 0 ] && [ "$PG_PPS" -gt 0 ]
+}
+
+# calibrate BASE: set MEAS_COUNT, the packet count for the next measurement.
+# -c COUNT wins; otherwise a warm-up of about a fifteenth of -d seconds at
+# BASE pps (at least 5000 packets) warms caches and measures the rate, and
+# the count is rate * -d seconds.
+calibrate() {
+	local base=$1 warm
+	if [ -n "$COUNT" ]; then
+		warm=$((COUNT / 10))
+		[ "$warm" -lt 1000 ] && warm=1000
+		pg_run "$warm"
+		MEAS_COUNT=$COUNT
+		return
+	fi
+	warm=$((base * DURATION_MS / 15000))
+	[ "$warm" -lt 5000 ] && warm=5000
+	pg_run "$warm"
+	MEAS_COUNT=$((PG_PPS * DURATION_MS / 1000))
+	[ "$MEAS_COUNT" -lt 10000 ] && MEAS_COUNT=10000
+	[ "$MEAS_COUNT" -gt "$MAX_COUNT" ] && MEAS_COUNT=$MAX_COUNT
+	return 0
+}
+
+# ---- gate -------------------------------------------------------------------
+
+GATE_ORIG=
+gate_present() {
+	[ -e "$GATE_KNOB" ]
+}
+gate_restore() {
+	[ -n "$GATE_ORIG" ] && echo "$GATE_ORIG" >"$GATE_KNOB"
+	return 0
+}
+gate_read() {
+	local v
+	read -r v <"$GATE_KNOB" || die "cannot read $GATE_KNOB"
+	echo "$v"
+}
+
+# gate_init: set GATE_SEQ, the gate settings to measure.  Settings that
+# cannot be applied (no knob) are reported on stdout as SKIP lines.
+GATE_SEQ=()
+gate_init() {
+	local g
+	GATE_SEQ=()
+	if ! gate_present; then
+		for g in ${GATES//,/ }; do
+			case $g in
+			off | on | auto)
+				echo "SKIP v=1 scenario=$SCEN gate=$g reason=no-gate-knob"
+				;;
+			esac
+		done
+		GATE_SEQ=(none)
+		return
+	fi
+	[ -n "$GATES" ] || GATES=cur
+	for g in ${GATES//,/ }; do
+		GATE_SEQ+=("$g")
+	done
+}
+
+# gate_set SETTING: apply a gate setting; sets GATE, the label to record.
+gate_set() {
+	local g=$1 v
+	case $g in
+	none) GATE=none; return ;;
+	cur) v=$(gate_read) || exit 1; GATE=${v:-none}; return ;;
+	esac
+	[ -n "$GATE_ORIG" ] || { GATE_ORIG=$(gate_read) || exit 1; }
+	echo "$g" >"$GATE_KNOB" 2>/dev/null || die "cannot write '$g' to $GATE_KNOB"
+	v=$(gate_read) || exit 1
+	[ "$v" = "$g" ] || die "gate knob $GATE_KNOB reads '$v' after writing '$g'"
+	GATE=$g
+}
+
+# ---- results ----------------------------------------------------------------
+
+# result VARIANT N GATE: print the RESULT line for the last pg_run.
+result() {
+	echo "RESULT v=1 scenario=$SCEN variant=$1 n=$2 gate=$3 pkts=$PG_PKTS usec=$PG_USEC pps=$PG_PPS errors=$PG_ERRORS"
+}
+
+# expect_eq WHAT GOT WANT
+expect_eq() {
+	[ "$2" = "$3" ] || die "$1: got $2, expected $3"
+}
+
+# split_lines TEXT: sets the array LINES to the lines of TEXT (empty lines
+# dropped).  In memory: "while read ... <<<" reads a here-string from a pipe
+# one byte per system call, which costs seconds on UML.
+split_lines() {
+	local IFS=$'\n'
+	set -f
+	# shellcheck disable=SC2206
+	LINES=($1)
+	set +f
+}
+
+# nlines TEXT: sets NL to the number of non-empty lines
+nlines() {
+	split_lines "$1"
+	NL=${#LINES[@]}
+}
+
+# kv_load NAME TEXT: fill the associative array NAME from "key value" lines
+kv_load() {
+	local -n kv=$1
+	local l
+	split_lines "$2"
+	for l in "${LINES[@]}"; do
+		# shellcheck disable=SC2034
+		kv[${l%% *}]=${l#* }
+	done
+}
+
+# snap_delta KEY BEFORE AFTER: sets DELTA to the difference of the values of
+# "KEY value" lines in two snapshots; dies if KEY is missing.
+snap_delta() {
+	local -A sb=() sa=()
+	kv_load sb "$2"
+	kv_load sa "$3"
+	if [ -z "${sb[$1]:-}" ] || [ -z "${sa[$1]:-}" ]; then
+		die "snapshot lacks $1"
+	fi
+	DELTA=$((sa[$1] - sb[$1]))
+}
+
+# tc_dump DEV GLOB: one "tc -s filter show dev DEV egress" (execs are slow
+# on UML); sets CNT to the number of lines matching GLOB, PREFS to the number
+# of distinct prefs, and TCA to "KIND:index packets" lines, one per action
+# bound to those filters:
+#	filter protocol all pref 1 matchall chain 0 handle 0x1
+#	  not_in_hw
+#		action order 1: gact action continue
+#		 random type none pass val 0
+#		 index 3 ref 1 bind 1 installed 2 sec used 0 sec
+#		Action statistics:
+#		Sent 420 bytes 7 pkt (dropped 0, overlimits 0 requeues 0)
+tc_dump() {
+	local out l w i kind='' idx=''
+	local -A prefs=()
+	out=$(tc -s filter show dev "$1" egress) || die "tc filter show dev $1 egress failed"
+	split_lines "$out"
+	CNT=0 TCA=''
+	for l in "${LINES[@]}"; do
+		# shellcheck disable=SC2053
+		[[ $l == $2 ]] && CNT=$((CNT + 1))
+		# shellcheck disable=SC2206
+		w=($l)
+		case ${w[0]} in
+		filter)
+			for ((i = 1; i < ${#w[@]} - 1; i++)); do
+				[ "${w[i]}" = pref ] && prefs[${w[i + 1]}]=1
+			done
+			;;
+		action)
+			# "action order N: KIND ..."
+			[ "${w[1]}" = order ] && kind=${w[3]} idx=''
+			;;
+		index)
+			idx=${w[1]}
+			;;
+		Sent)
+			if [ -n "$kind" ] && [ -n "$idx" ] && [ "${w[2]}" = bytes ]; then
+				TCA+="$kind:$idx ${w[3]}"$'\n'
+				idx=''
+			fi
+			;;
+		esac
+	done
+	PREFS=${#prefs[@]}
+}
+
+# tc_kinds: sets KINDS_SEEN to "kind count ..." of the actions in TCA, sorted
+tc_kinds() {
+	local l k
+	local -A c=()
+	split_lines "$TCA"
+	for l in "${LINES[@]}"; do
+		k=${l%%:*}
+		c[$k]=$((${c[$k]:-0} + 1))
+	done
+	KINDS_SEEN=
+	for k in $(printf '%s\n' "${!c[@]}" | sort); do
+		KINDS_SEEN+="$k ${c[$k]} "
+	done
+	KINDS_SEEN=${KINDS_SEEN% }
+}
+
+# tc_keys: sets KEYS to the "KIND:index" keys in TCA
+tc_keys() {
+	local l
+	split_lines "$TCA"
+	KEYS=
+	for l in "${LINES[@]}"; do
+		KEYS+="${l%% *} "
+	done
+}
+
+# tc_action_check "KEY..." BEFORE AFTER WANT: every action listed (keys
+# from tc_keys) must have counted exactly WANT packets between the two
+# snapshots BEFORE and AFTER (TCA-style lines; other lines ignored).
+tc_action_check() {
+	local keys=$1 want=$4 k
+	local -A b=() a=()
+	[ -n "$keys" ] || die "no actions to check"
+	kv_load b "$2"
+	kv_load a "$3"
+	for k in $keys; do
+		if [ -z "${a[$k]:-}" ] || [ -z "${b[$k]:-}" ]; then
+			die "action $k disappeared"
+		fi
+		[ $((a[$k] - b[$k])) -eq "$want" ] ||
+			die "action $k counted $((a[$k] - b[$k])) packets, expected $want"
+	done
+}
+
+# ---- driver -----------------------------------------------------------------
+
+# run_scenario: the measurement loop.  The scenario defines
+#	s_setup V N      build the configuration and verify it is in place
+#	s_rate V N       set RATE, a rough expected pps (sizes the warm-up)
+#	s_snap           set SNAP to a counter snapshot (text)
+#	s_check V N BEFORE AFTER
+#	                 die unless the counters moved by exactly what the
+#	                 warm-up and the measurement sent together (CHECK_PKTS,
+#	                 CHECK_ERRORS; PG_PKTS, PG_ERRORS: the measurement alone)
+#	s_teardown V N   undo s_setup
+# For each N and variant: set up once, then for each gate setting: snapshot,
+# warm up (and calibrate), measure, snapshot, check, print RESULT.  (One
+# snapshot pair per measurement: each costs a tc or nft run.)
+run_scenario() {
+	local n v g before after warm_pkts warm_errors
+	gate_init
+	for n in ${N_LIST//,/ }; do
+		n=$((10#$n))
+		for v in ${VARIANTS//,/ }; do
+			note "setup variant=$v n=$n"
+			s_setup "$v" "$n"
+			for g in "${GATE_SEQ[@]}"; do
+				gate_set "$g"
+				s_snap
+				before=$SNAP
+				note "warm-up gate=$GATE"
+				s_rate "$v" "$n"
+				calibrate "$RATE"
+				warm_pkts=$PG_PKTS warm_errors=$PG_ERRORS
+				note "measure $MEAS_COUNT packets"
+				pg_run "$MEAS_COUNT"
+				s_snap
+				after=$SNAP
+				CHECK_PKTS=$((warm_pkts + PG_PKTS))
+				CHECK_ERRORS=$((warm_errors + PG_ERRORS))
+				s_check "$v" "$n" "$before" "$after"
+				note "checked"
+				result "$v" "$n" "$GATE"
+			done
+			s_teardown "$v" "$n"
+		done
+	done
+}
+
+# Test hook: bench/tests/mock-pktgen.sh replaces pktgen (and dummy devices)
+# with AF_PACKET senders on veth pairs, to test scenarios without pktgen.
+if [ -n "${BENCH_PKTGEN_MOCK:-}" ]; then
+	# shellcheck source=/dev/null
+	. "$BENCH_PKTGEN_MOCK"
+fi

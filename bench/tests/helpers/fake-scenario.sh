@@ -1,0 +1,32 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Fake scenario for bench/tests/bench.sh: prints one RESULT line per size
+# and gate; pps depends on $FAKE_KERNEL; FAKE_FAIL=<scenario> makes that
+# scenario fail like a broken setup would.
+set -u
+scen=$(basename "$0" .sh)
+ns=1 gates=
+while getopts "n:c:d:g:v:" o; do
+	case $o in
+	n) ns=$OPTARG ;;
+	g) gates=$OPTARG ;;
+	*) ;;
+	esac
+done
+if [ "${FAKE_FAIL:-}" = "$scen" ]; then
+	echo "$scen: error: matchall filters on tlb0 egress: got 0, expected 1" >&2
+	exit 1
+fi
+case $FAKE_KERNEL in
+*base*) pps=1000000 ;;
+*patched*) pps=1500000 ;;
+*) pps=2000000 ;;
+esac
+for n in ${ns//,/ }; do
+	gl=${gates:-none}
+	for g in ${gl//,/ }; do
+		p=$pps
+		[ "$g" = off ] && p=1000000
+		echo "RESULT v=1 scenario=$scen variant=- n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0"
+	done
+done

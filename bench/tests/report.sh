@@ -1,0 +1,258 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests for bench/report: good input -> hand-computed numbers, malformed and
+# empty input -> errors naming the line.  Fast, deterministic, no root.
+# Prints TAP-style "ok N - ..." / "not ok N - ..." lines; exit 1 on failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+bench=$(dirname "$here")
+make -s -C "$bench" report >/dev/null || { echo "not ok 1 - build report"; exit 1; }
+R=$bench/report
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+t=0
+fails=0
+
+ok() { t=$((t + 1)); echo "ok $t - $1"; }
+nok() { t=$((t + 1)); fails=$((fails + 1)); echo "not ok $t - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+check() { # check DESC COND...
+	local d=$1
+	shift
+	if "$@"; then ok "$d"; else nok "$d" "command: $*"; fi
+}
+
+HDR="ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
+
+# rec ROUND KERNEL GATE SCEN VARIANT N PPS: a record measured over 1 s
+rec() {
+	echo "1764450000,$1,$2,$3,$4,$5,$6,$7,1000000,$7,0"
+}
+
+# ---- good input --------------------------------------------------------------
+good=$tmp/good
+mkdir -p "$good"
+{
+	echo "# thunkless bench raw v1"
+	echo "$HDR"
+	# tc-matchall n=100, 5 rounds of base / patched on+off / limit
+	r=1
+	for v in "384000 800000 385000 854000" "380000 812000 383000 850000" \
+		"390000 805000 381000 858000" "386000 790000 387000 852000" \
+		"382000 820000 389000 856000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 100 "$1"
+		rec $r patched on tc-matchall - 100 "$2"
+		rec $r patched off tc-matchall - 100 "$3"
+		rec $r limit none tc-matchall - 100 "$4"
+		r=$((r + 1))
+	done
+	# tc-matchall n=1: 4 rounds, no limit kernel
+	r=1
+	for v in "5700000 6100000" "5760000 6050000" "5740000 6150000" "5720000 6000000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 1 "$1"
+		rec $r patched on tc-matchall - 1 "$2"
+		r=$((r + 1))
+	done
+	# egress-bpf: noisy base (CV 20%)
+	rec 1 base none egress-bpf - 1 1000000
+	rec 2 base none egress-bpf - 1 1200000
+	rec 3 base none egress-bpf - 1 800000
+	for r in 1 2 3; do rec $r patched auto egress-bpf - 1 1100000; done
+	# nft-set/hash: one sample each; pkts/usec not trivially 1 s
+	echo "1764450000,1,base,none,nft-set,hash,1000,300000,1500000,200000,300000"
+	echo "1764450000,1,patched,on,nft-set,hash,1000,450000,1500000,300000,450000"
+	echo "1764450000,1,limit,none,nft-set,hash,1000,600000,1500000,400000,600000"
+	echo "# complete"
+} >"$good/raw.csv"
+
+out=$("$R" --no-plot "$good/raw.csv" 2>"$tmp/err")
+rc=$?
+check "good input exits 0" [ "$rc" -eq 0 ]
+check "good input: nothing on stderr" [ ! -s "$tmp/err" ]
+for f in report.txt summary.csv summary.json chart.gp chart.dat; do
+	check "good input writes $f" [ -s "$good/$f" ]
+done
+check "--no-plot: no chart.png" [ ! -e "$good/chart.png" ]
+check "report.txt is the stdout table" [ "$out" = "$(cat "$good/report.txt")" ]
+
+row() { # row LABEL: the table line of LABEL, fields squeezed
+	echo "$out" | grep "^$1 " | tr -s ' '
+}
+
+# tc-matchall n=100, medians by hand (sorted samples):
+#   base    380000 382000 [384000] 386000 390000 -> 384000
+#   patched 790000 800000 [805000] 812000 820000 -> 805000
+#   off     381000 383000 [385000] 387000 389000 -> 385000
+#   limit   850000 852000 [854000] 856000 858000 -> 854000
+#   diff = (805000-384000)/384000 = +109.6%
+#   tax  = (805000-384000)/(854000-384000) = 421000/470000 = +89.6%
+#   off diff = 1000/384000 = +0.3%
+#   CV base: mean 384400, deviations -4400 -2400 -400 1600 5600,
+#     sum of squares 59.2e6, /4 -> 14.8e6, sqrt 3847.1 -> 1.0%
+#   CV patched 1.4%, limit 0.4%, off 0.8%
+want="tc-matchall n=100 384000 805000 +109.6 854000 +89.6 385000 +0.3 1.0/1.4/0.4/0.8"
+got=$(row "tc-matchall n=100")
+check "n=100 row: medians, diff, tax, off, CV" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+# tc-matchall n=1, even count: base 5700000 5720000 | 5740000 5760000 ->
+# (5720000+5740000)/2 = 5730000; patched 6000000 6050000 | 6100000 6150000
+# -> 6075000; diff 345000/5730000 = +6.0%; no limit, no off -> '-'
+want="tc-matchall n=1 5730000 6075000 +6.0 - - - - 0.5/1.1/-/-"
+got=$(row "tc-matchall n=1")
+check "n=1 row: even-count median, missing limit/off print '-'" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+# egress-bpf: base 800000 [1000000] 1200000, mean 1e6, stdev 200000 -> CV
+# 20% > 3% -> flagged; patched gate=auto picked (no gate=on)
+want="egress-bpf n=1 1000000 1100000 +10.0 - - - - 20.0/0.0/-/- !"
+got=$(row "egress-bpf n=1")
+check "noisy row flagged, not hidden; gate=auto used for patched" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+check "flag footnote" grep -q "^! 1 row(s) with CV above 3.0%" "$good/report.txt"
+# nft-set/hash: single samples, CV '-'; tax = 100000/200000 = +50.0%
+want="nft-set/hash n=1000 200000 300000 +50.0 400000 +50.0 - - -/-/-/-"
+got=$(row "nft-set/hash n=1000")
+check "single-sample row" [ "$got" = "$want" ] || echo "#   got '$got'"
+# harmonic mean over the rows with base, patched and limit (n=100, hash):
+#   base 2/(1/384000 + 1/200000) = 263014, patched 2/(1/805000 + 1/300000)
+#   = 437104, limit 2/(1/854000 + 1/400000) = 544817;
+#   diff 174090/263014 = +66.2%, tax 174090/281803 = +61.8%; off: '-' (hash
+#   row has no gate=off)
+want="harmonic mean (2 rows) 263014 437104 +66.2 544817 +61.8 - -"
+got=$(echo "$out" | grep "^harmonic mean" | tr -s ' ')
+check "harmonic mean row" [ "$got" = "$want" ] || echo "#   got '$got'"
+if grep -q INCOMPLETE "$good/report.txt"; then nok "complete run: no INCOMPLETE banner"; else ok "complete run: no INCOMPLETE banner"; fi
+
+# summary.csv
+want="tc-matchall,-,100,384000,805000,109.64,854000,89.57,385000,0.26,1.00,1.42,0.37,0.82,0"
+check "summary.csv n=100 line" grep -qx -- "$want" "$good/summary.csv"
+want="tc-matchall,-,1,5730000,6075000,6.02,,,,,0.45,1.06,,,0"
+check "summary.csv: missing values are empty fields" grep -qx -- "$want" "$good/summary.csv"
+check "summary.csv: header + 4 rows" [ "$(wc -l <"$good/summary.csv")" -eq 5 ]
+
+# summary.json
+if command -v python3 >/dev/null; then
+	j=$(python3 - "$good/summary.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+r = {(x["scenario"], x["variant"], x["n"]): x for x in d["rows"]}
+g = {(x["scenario"], x["n"], x["kernel"], x["gate"]): x for x in d["groups"]}
+print(d["complete"], d["records"], len(d["rows"]), len(d["groups"]),
+      r[("tc-matchall", "-", 100)]["tax_recovered_pct"],
+      r[("tc-matchall", "-", 1)]["limit_pps"],
+      r[("egress-bpf", "-", 1)]["flagged"],
+      g[("tc-matchall", 100, "base", "none")]["median"],
+      g[("tc-matchall", 100, "base", "none")]["hmean"],
+      g[("tc-matchall", 1, "base", "none")]["samples"])
+PY
+)
+	check "summary.json: values" [ "$j" = "True 37 4 11 89.57 None True 384000.0 384369.3 4" ] ||
+		echo "#   got '$j'"
+else
+	ok "summary.json: skipped (no python3)"
+fi
+check "chart.dat has the three kernels" grep -q '^"tc-matchall_n=100" 384000 805000 854000$' "$good/chart.dat"
+check "chart.dat: missing limit is '-'" grep -q '^"tc-matchall_n=1" 5730000 6075000 -$' "$good/chart.dat"
+
+# --strict: flagged row -> 3
+"$R" --no-plot --strict "$good/raw.csv" >/dev/null 2>&1
+check "--strict with a flagged row exits 3" [ $? -eq 3 ]
+"$R" --no-plot --strict --cv-bound 25 "$good/raw.csv" >/dev/null 2>&1
+check "--strict --cv-bound 25: exits 0" [ $? -eq 0 ]
+
+# renamed roles
+"$R" --no-plot --base limit --patched base --limit patched --out "$tmp" "$good/raw.csv" >"$tmp/ren" 2>&1
+check "--base/--patched/--limit rename columns" grep -q "^scenario .* limit .* base .* patched" "$tmp/ren"
+
+# chart.png when gnuplot is installed
+if command -v gnuplot >/dev/null; then
+	"$R" "$good/raw.csv" >/dev/null 2>"$tmp/err"
+	check "gnuplot installed: chart.png written" [ -s "$good/chart.png" ]
+else
+	"$R" "$good/raw.csv" >/dev/null 2>"$tmp/err"
+	check "no gnuplot: says so, still exits 0" grep -q "gnuplot not installed" "$tmp/err"
+fi
+
+# ---- incomplete runs ---------------------------------------------------------
+inc=$tmp/inc
+mkdir -p "$inc"
+{
+	echo "$HDR"
+	rec 1 base none tc-matchall - 1 5000000
+	rec 1 patched on tc-matchall - 1 5500000
+	echo "# failed round=1 kernel=limit: FAIL scenario=tc-matchall rc=1 reason=x"
+	echo "# incomplete reason=round 1 kernel limit failed"
+} >"$inc/raw.csv"
+out=$("$R" --no-plot "$inc/raw.csv" 2>&1)
+check "incomplete marker: exits 0" [ $? -eq 0 ]
+check "incomplete marker: banner with reason" grep -q "INCOMPLETE RUN: round 1 kernel limit failed" <<<"$out"
+check "incomplete marker: failure listed" grep -q "failed round=1 kernel=limit" <<<"$out"
+check "incomplete marker: summary.json complete=false" grep -q '"complete": false' "$inc/summary.json"
+"$R" --no-plot --strict "$inc/raw.csv" >/dev/null 2>&1
+check "incomplete marker: --strict exits 3" [ $? -eq 3 ]
+sed -i '/^#/d' "$inc/raw.csv"
+out=$("$R" --no-plot "$inc/raw.csv" 2>&1)
+check "no completion marker counts as incomplete" grep -q "INCOMPLETE RUN: no completion marker" <<<"$out"
+
+# ---- malformed input ---------------------------------------------------------
+bad=$tmp/bad
+mkdir -p "$bad"
+# expect_err DESC EXPECTED-STDERR: run report on $bad/raw.csv (cwd $bad so the
+# message names raw.csv)
+expect_err() {
+	local d=$1 want=$2 got rc
+	got=$(cd "$bad" && "$R" --no-plot raw.csv 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -eq 1 ] && [ "$got" = "$want" ]; then
+		ok "$d"
+	else
+		nok "$d" "rc=$rc" "got:  $got" "want: $want"
+	fi
+}
+goodlines() {
+	echo "# thunkless bench raw v1"
+	echo "$HDR"
+	rec 1 base none tc-matchall - 1 5000000
+	rec 1 patched on tc-matchall - 1 5500000
+}
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,1,6000000,1000000,6x00000,0"; } >"$bad/raw.csv"
+expect_err "bad pps field names line 5" "report: raw.csv:5: bad pps field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,1,6000000,1000000,5000000,0"; } >"$bad/raw.csv"
+expect_err "pps inconsistent with pkts/usec" \
+	"report: raw.csv:5: bad pps field (6000000 pkts in 1000000 usec is 6000000 pps)"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,0,6000000,1000000,6000000,0"; } >"$bad/raw.csv"
+expect_err "n=0 rejected" "report: raw.csv:5: bad n field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,-3,6000000,1000000,6000000,0"; } >"$bad/raw.csv"
+expect_err "negative n rejected" "report: raw.csv:5: bad n field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,1,6000000,1000000,6000000"; } >"$bad/raw.csv"
+expect_err "missing field" "report: raw.csv:5: wrong number of fields (10, expected 11)"
+{ goodlines; echo "1764450000,1,lim it,none,tc-matchall,-,1,6000000,1000000,6000000,0"; } >"$bad/raw.csv"
+expect_err "bad kernel name" "report: raw.csv:5: bad kernel field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,,1,6000000,1000000,6000000,0"; } >"$bad/raw.csv"
+expect_err "empty variant" "report: raw.csv:5: bad variant field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,1,6000000,0,6000000,0"; } >"$bad/raw.csv"
+expect_err "usec=0 rejected" "report: raw.csv:5: bad usec field"
+{ goodlines; echo "1764450000,1,limit,none,tc-matchall,-,1,6000000,1000000,99999999999999999999999,0"; } >"$bad/raw.csv"
+expect_err "overflowing number" "report: raw.csv:5: bad pps field"
+{ echo "ts,round,kernel,scenario,n,pps"; rec 1 base none tc-matchall - 1 5000000; } >"$bad/raw.csv"
+expect_err "bad header" "report: raw.csv:1: bad header (expected \"$HDR\")"
+: >"$bad/raw.csv"
+expect_err "empty input" "report: raw.csv: empty input"
+echo "$HDR" >"$bad/raw.csv"
+expect_err "header only" "report: raw.csv: no records"
+printf '# only\n# comments\n' >"$bad/raw.csv"
+expect_err "comments only" "report: raw.csv: no header line"
+got=$("$R" "$tmp/does-not-exist.csv" 2>&1)
+check "missing file: error, exit 1" [ $? -eq 1 ] && [ -n "$got" ]
+"$R" >/dev/null 2>&1
+check "no arguments: usage, exit 2" [ $? -eq 2 ]
+"$R" --bogus x.csv >/dev/null 2>&1
+check "unknown option: exit 2" [ $? -eq 2 ]
+{ goodlines; printf '1764450000,1,limit,none,tc-matchall,-,1,6000000,1000000,6000000,0\r\n'; echo "# complete"; } >"$bad/raw.csv"
+(cd "$bad" && "$R" --no-plot raw.csv >/dev/null 2>&1)
+check "CRLF line endings accepted" [ $? -eq 0 ]
+
+echo "1..$t"
+[ "$fails" -eq 0 ]

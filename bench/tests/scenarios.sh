@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Tests for the scenario scripts that need neither pktgen nor a test kernel:
+#  - option errors: one line on stderr, non-zero exit, before any setup;
+#  - pg_parse on a real pktgen result block;
+#  - when run as root with unshare, nft and python3: nft-set, udp-lookup and
+#    egress-bpf end to end in a private network namespace, with pktgen
+#    replaced by mock-pktgen.sh (AF_PACKET senders on veth pairs), including
+#    the gate A/B logic and a broken setup that must fail.
+# Prints "ok N - ..." / "not ok N - ..." lines; exit 1 on failure.
+# shellcheck disable=SC2031 # lib.sh is sourced in subshells on purpose
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+S=$(dirname "$here")/scenarios
+t=0
+fails=0
+ok() { t=$((t + 1)); echo "ok $t - $1"; }
+nok() { t=$((t + 1)); fails=$((fails + 1)); echo "not ok $t - $1"; shift; for l in "$@"; do echo "#   $l"; done; }
+skip() { t=$((t + 1)); echo "ok $t - $1 # SKIP $2"; }
+
+# ---- option errors ----------------------------------------------------------
+opt_err() { # opt_err SCENARIO ARGS...: must fail with exactly one stderr line
+	local s=$1 err rc
+	shift
+	err=$("$S/$s.sh" "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" -ne 0 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ $err == "$s: error: "* ]]; then
+		ok "$s $*: '$err'"
+	else
+		nok "$s $*: one-line error, non-zero" "rc=$rc" "stderr: $err"
+	fi
+}
+for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf; do
+	opt_err $s -n 0
+	opt_err $s -x
+done
+opt_err tc-matchall -n -5
+opt_err tc-matchall -n 1,,10
+opt_err tc-matchall -n abc
+opt_err tc-matchall -c 0
+opt_err tc-matchall -d 0
+opt_err tc-matchall -d 1s
+opt_err tc-matchall -g maybe
+opt_err tc-matchall extra-arg
+opt_err tc-matchall -v hash
+opt_err nft-set -v btree
+opt_err nft-set -n 100000
+opt_err udp-lookup -v reuseport,bogus
+
+# ---- pg_parse ---------------------------------------------------------------
+r=$(
+	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
+	. "$S/lib.sh"
+	pg_parse "Result: OK: 1502604(c1502437+d167) usec, 577000 (60byte,0frags)
+  384000pps 184Mb/sec (184320000bps) errors: 7" && echo "$PG_USEC $PG_PKTS $PG_PPS $PG_ERRORS"
+)
+if [ "$r" = "1502604 577000 384000 7" ]; then ok "pg_parse"; else nok "pg_parse" "got '$r'"; fi
+r=$(
+	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
+	. "$S/lib.sh"
+	pg_parse "Result: Idle" && echo parsed
+)
+if [ -z "$r" ]; then ok "pg_parse rejects 'Result: Idle'"; else nok "pg_parse rejects 'Result: Idle'"; fi
+
+# ---- mock runs --------------------------------------------------------------
+mock_ok=1
+for tool in unshare nft tc python3 ip; do
+	command -v $tool >/dev/null || mock_ok=
+done
+[ "$(id -u)" -eq 0 ] || mock_ok=
+[ -n "$mock_ok" ] && ! unshare -n -m --propagation private true 2>/dev/null && mock_ok=
+if [ -z "$mock_ok" ]; then
+	skip "mock scenario runs" "needs root, unshare, nft, tc, python3"
+	echo "1..$t"
+	[ "$fails" -eq 0 ]
+	exit
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$tmp/pg"
+touch "$tmp/pg/pgctrl" "$tmp/pg/kpktgend_0"
+export PG_DIR=$tmp/pg BENCH_PKTGEN_MOCK=$here/helpers/mock-pktgen.sh
+export GATE_KNOB=$tmp/no-knob
+
+# mock SCENARIO ARGS...: run in a private netns (with its own /sys);
+# stdout -> $tmp/out, stderr -> $tmp/err
+mock() {
+	unshare -n -m --propagation private bash -c \
+		'mount -t sysfs sysfs /sys && ip link set lo up && exec "$@"' _ \
+		"$S/$1.sh" "${@:2}" >"$tmp/out" 2>"$tmp/err"
+}
+results_ok() { # results_ok DESC COUNT: every RESULT line well formed, COUNT of them
+	local d=$1 want=$2 n bad
+	n=$(grep -c '^RESULT ' "$tmp/out")
+	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
+	if [ "$n" -eq "$want" ] && [ -z "$bad" ]; then
+		ok "$d"
+	else
+		nok "$d" "want $want RESULT lines, got $n" "bad: $bad" "stderr: $(tail -n 3 "$tmp/err")"
+	fi
+}
+
+mock nft-set -n 50 -c 2000
+rc=$?
+[ $rc -eq 0 ] || echo "#   nft-set: $(tail -n 2 "$tmp/err")"
+results_ok "mock nft-set: 4 backends measured and checked (rc=$rc)" 4
+if grep -q '^RESULT .*variant=pipapo n=50 gate=none pkts=2000 .* errors=2000$' "$tmp/out"; then
+	ok "mock nft-set: pipapo line, every packet counted and dropped"
+else
+	nok "mock nft-set: pipapo line" "$(cat "$tmp/out")"
+fi
+
+mock udp-lookup -n 8 -c 3000
+rc=$?
+[ $rc -eq 0 ] || echo "#   udp-lookup: $(tail -n 2 "$tmp/err")"
+results_ok "mock udp-lookup: reuseport and connected measured and checked (rc=$rc)" 2
+
+mock egress-bpf -n 1,3 -c 2000
+rc=$?
+[ $rc -eq 0 ] || echo "#   egress-bpf: $(tail -n 2 "$tmp/err")"
+results_ok "mock egress-bpf: n=1 and n=3 (probe, filters, tx counters) (rc=$rc)" 2
+
+# gate A/B with a knob (a plain file standing in for the sysctl)
+echo auto >"$tmp/knob"
+GATE_KNOB=$tmp/knob mock egress-bpf -c 2000 -g on,off
+results_ok "gate on,off: two measurements" 2
+if grep -q 'gate=on ' "$tmp/out" && grep -q 'gate=off ' "$tmp/out" &&
+	[ "$(cat "$tmp/knob")" = auto ]; then
+	ok "gate on,off: labelled, knob restored to its original value"
+else
+	nok "gate labels / knob restore" "$(cat "$tmp/out")" "knob: $(cat "$tmp/knob")"
+fi
+GATE_KNOB=$tmp/knob mock egress-bpf -c 2000
+if grep -q 'gate=auto ' "$tmp/out"; then ok "no -g: current gate value recorded"; else nok "no -g: current gate" "$(cat "$tmp/out")"; fi
+mock egress-bpf -c 2000 -g on,off
+if [ "$(grep -c '^SKIP .*reason=no-gate-knob' "$tmp/out")" -eq 2 ] && grep -q 'gate=none ' "$tmp/out"; then
+	ok "no knob: on/off skipped with SKIP lines, measured once as gate=none"
+else
+	nok "no knob: SKIP lines" "$(cat "$tmp/out")"
+fi
+
+# a broken setup must fail loudly: the mock sends to the wrong address
+cat >"$tmp/broken.sh" <<EOB
+. "$here/helpers/mock-pktgen.sh"
+eval "\$(declare -f pg_write | sed '1s/pg_write/mock_pg_write/')"
+pg_write() { case "\$2" in dst_min* | dst_max*) set -- "\$1" "\${2%% *} 10.255.255.1" ;; esac; mock_pg_write "\$@"; }
+EOB
+BENCH_PKTGEN_MOCK=$tmp/broken.sh mock nft-set -n 50 -c 2000 -v hash
+rc=$?
+err=$(cat "$tmp/err")
+if [ $rc -ne 0 ] && ! grep -q '^RESULT' "$tmp/out" && [[ $err == "nft-set: error: probe: counted 0 packets; expected 3000 to "*" (in set) and none of 1000 to "*" (not in set)" ]]; then
+	ok "broken setup fails: '$(tail -n 1 "$tmp/err")'"
+else
+	nok "broken setup must fail" "rc=$rc" "out: $(cat "$tmp/out")" "err: $err"
+fi
+
+echo "1..$t"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build.sh PROFILE [EXTRA_FRAGMENT...]: configure and build one kernel named
+# in configs/profiles, out of tree in build/out/PROFILE, with ccache.  Prints
+# the path of the image.  A build whose inputs (source commit, uncommitted
+# changes, fragments) are unchanged is skipped.
+#
+# OUT=dir overrides the output directory; TARGETS="net/sched/ ..." builds
+# just those directories (no image, no skipping); MAKEFLAGS_EXTRA="W=1 C=1".
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ $# -ge 1 ] || die "usage: build.sh PROFILE [FRAGMENT...]"
+profile=$1
+shift
+line=$(awk -v p="$profile" '$1 == p' "$TOP/configs/profiles")
+[ -n "$line" ] || die "unknown kernel profile '$profile' (see configs/profiles)"
+read -r _ arch source frags <<<"$line"
+
+# SRC=dir builds another checkout (a bisect step) with this profile's config.
+SRC=${SRC:-$("$TOP/scripts/src.sh" "$source")}
+export SRC
+fragments=()
+for f in $frags; do fragments+=("$TOP/configs/$f.config"); done
+for f in "$@"; do fragments+=("$(realpath -e "$f" 2>/dev/null || die "no such fragment: $f")"); done
+
+out=${OUT:-$BUILD/out/$profile}
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+case $arch in
+x86_64) image=arch/x86/boot/bzImage target=bzImage ;;
+um) image=linux target=linux ;;
+esac
+
+# Everything that decides what gets built.
+stamp=$({
+	echo "$line ${TARGETS:-} ${MAKEFLAGS_EXTRA:-}"
+	git -C "$SRC" rev-parse HEAD
+	git -C "$SRC" diff HEAD
+	cat "${fragments[@]}"
+} | sha256sum | cut -c1-32)
+
+if [ -z "${TARGETS:-}" ] && [ -f "$out/$image" ] && [ "$(cat "$out/.thunkless-stamp" 2>/dev/null)" = "$stamp" ]; then
+	info "$profile is up to date"
+	echo "$out/$image"
+	exit 0
+fi
+rm -f "$out/.thunkless-stamp"
+
+"$TOP/scripts/config.sh" "$arch" "$out" "${fragments[@]}"
+setup_ccache
+log=$out/build.log
+info "building $profile (${TARGETS:-$target}) in $out"
+# shellcheck disable=SC2086
+if ! kmake "$arch" "$out" ${MAKEFLAGS_EXTRA:-} ${TARGETS:-$target} >"$log" 2>&1; then
+	grep -E 'error:|Error [0-9]|undefined reference' "$log" | head -n 20 >&2 || true
+	die "building $profile failed: $(grep -m1 -E 'error:|undefined reference' "$log" || tail -n1 "$log") (log: $log)"
+fi
+if [ -n "${TARGETS:-}" ]; then
+	echo "$out"
+	exit 0
+fi
+[ -f "$out/$image" ] || die "building $profile produced no $image"
+echo "$stamp" >"$out/.thunkless-stamp"
+echo "$out/$image"

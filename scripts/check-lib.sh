@@ -1,0 +1,170 @@
+# SPDX-License-Identifier: GPL-2.0
+# The tests behind check.sh.  Sourced.  Each prints a one-line reason last
+# when it fails and exits (returns) 0 pass, 4 skip, other fail.
+
+APPLY=$BUILD/wt/apply-check
+
+# worktree DIR REV: a detached worktree of build/linux at REV.
+worktree() {
+	local wt=$1 rev=$2
+	if [ ! -d "$wt" ]; then
+		tgit worktree prune
+		tgit worktree add -q --detach "$wt" "$rev" >/dev/null || die "git worktree add $wt failed"
+	else
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$rev" ||
+			die "cannot check out $rev in $wt"
+	fi
+}
+
+# The series, applied afresh on the base with git am (which takes no fuzz).
+check_series_applies() (
+	worktree "$APPLY" base
+	log=$(mktemp)
+	list=$(series_list "$PATCHDIR") || exit 1
+	for p in $list; do
+		case $(basename "$p") in 0000-*) continue ;; esac
+		if ! git -C "$APPLY" am -q --no-3way --committer-date-is-author-date "$p" >"$log" 2>&1; then
+			cat "$log"
+			git -C "$APPLY" am --abort >/dev/null 2>&1
+			die "patch $(basename "$p") does not apply: $(grep -m1 '^error:' "$log" || head -n1 "$log")"
+		fi
+	done
+	echo "$(git -C "$APPLY" rev-list --count base..HEAD) patches apply on $(tgit config thunkless.base)"
+)
+
+commits() {
+	[ -d "$APPLY" ] && git -C "$APPLY" rev-list --reverse base..HEAD
+}
+
+# Regenerating the patches from the applied series changes no byte: no
+# hunk moved (offset), no stale index line, no date or hash that churns.
+check_export_noop() (
+	need series-applies || exit 1
+	tmp=$(mktemp -d)
+	TREE=$APPLY EXPORT_DIR=$tmp "$TOP/scripts/export.sh" || exit 1
+	want=$(mktemp -d)
+	cp "$PATCHDIR"/series "$want"/
+	list=$(series_list "$PATCHDIR") || exit 1
+	for p in $list; do cp "$p" "$want"/; done
+	if ! diff -ru "$want" "$tmp"; then
+		die "make export would change patches/ (offsets, fuzz or stale patches): run make tree && make export"
+	fi
+	echo "export reproduces all $(wc -l <"$PATCHDIR/series") files byte for byte"
+)
+
+check_checkpatch() (
+	p=$1 base ign=()
+	base=$(basename "$p")
+	# Waivers: "<patch-glob> <TYPE> <reason>", one per line.
+	if [ -f "$PATCHDIR/checkpatch-waivers" ]; then
+		while read -r glob type reason; do
+			case $glob in '' | '#'*) continue ;; esac
+			[ -n "$reason" ] || die "waiver for $glob $type has no reason"
+			# shellcheck disable=SC2053
+			[[ $base == $glob ]] && ign+=("--ignore=$type")
+		done <"$PATCHDIR/checkpatch-waivers"
+	fi
+	cd "$TREE" || exit 1
+	out=$(perl scripts/checkpatch.pl --strict --showfile --color=never "${ign[@]}" "$p" 2>&1)
+	rc=$?
+	echo "$out"
+	[ $rc -eq 0 ] || die "checkpatch --strict: $(grep -m1 -E '^(ERROR|WARNING|CHECK):' <<<"$out")"
+)
+
+# Directories the series builds code in (a touched header is caught through
+# the directories that include it).
+series_dirs() {
+	local d dirs=
+	for d in $(git -C "$APPLY" diff --name-only base..HEAD -- '*.c' | xargs -r -n1 dirname | sort -u); do
+		case $d in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
+		dirs="$dirs $d/"
+	done
+	echo "${dirs:- net/sched/}"
+}
+
+# check_bisect COMMIT: the series' directories build at this commit (W=1).
+check_bisect() (
+	need series-applies || exit 1
+	wt=$BUILD/wt/bisect
+	worktree "$wt" "$1"
+	git -C "$wt" log --oneline -1
+	dirs=
+	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
+	SRC=$wt OUT=$BUILD/out/bisect TARGETS="${dirs:-net/sched/}" MAKEFLAGS_EXTRA="W=1" \
+		CONFIG_NOVERIFY=thunkless "$TOP/scripts/build.sh" x86_64
+)
+
+# check_matrix VARIANT: the series' directories build with that config.
+check_matrix() (
+	need tree series-applies || exit 1
+	v=$1 profile=x86_64 extra=()
+	case $v in
+	off) profile=x86_64-off ;;
+	*) extra=("$TOP/configs/variants/$v.config") ;;
+	esac
+	OUT=$BUILD/out/matrix-$v TARGETS="$(series_dirs)" MAKEFLAGS_EXTRA="W=1" \
+		"$TOP/scripts/build.sh" "$profile" "${extra[@]}"
+)
+
+# W=1 and sparse (C=2) on every .c file the series touches, against the
+# same files in the base: no warning that the base does not already have.
+check_warnings() (
+	need tree series-applies || exit 1
+	files=$(git -C "$APPLY" diff --name-only --diff-filter=AM base..HEAD -- '*.c' |
+		grep -vE '^(tools|Documentation|scripts|samples)/' || true)
+	[ -n "$files" ] || { echo "the series touches no kernel .c file"; exit 4; }
+	objs=$(sed 's/\.c$/.o/' <<<"$files" | tr '\n' ' ')
+	collect() { # SRC OUT
+		SRC=$1 OUT=$2 TARGETS="prepare" CONFIG_NOVERIFY=thunkless "$TOP/scripts/build.sh" x86_64 >/dev/null || return 1
+		setup_ccache
+		# shellcheck disable=SC2086
+		SRC=$1 kmake x86_64 "$2" -k W=1 C=2 $objs 2>&1 | tee "$2/warnings.log" |
+			sed -n -E 's/^([^ :]+):[0-9]+:[0-9]+: (warning|error): (.*)/\1: \2: \3/p' |
+			sed -E "s|^$1/||; s|^\.\./||" | sort -u
+	}
+	basesrc=$("$TOP/scripts/src.sh" base) || exit 1
+	collect "$basesrc" "$BUILD/out/warn-base" >"$LOGS/warnings-base.txt" || die "base build for the warning baseline failed"
+	collect "$TREE" "$BUILD/out/warn-series" >"$LOGS/warnings-series.txt" || die "series build for the warning check failed"
+	grep -E 'error' "$BUILD/out/warn-series/warnings.log" | grep -v 'warning' | head -n 5
+	new=$(comm -13 "$LOGS/warnings-base.txt" "$LOGS/warnings-series.txt")
+	echo "checked: $files"
+	if [ -n "$new" ]; then
+		echo "$new"
+		die "$(wc -l <<<"$new") new W=1/sparse warnings in touched files"
+	fi
+	echo "no new W=1/sparse warnings in $(wc -w <<<"$objs") files"
+)
+
+image_of() {
+	case $1 in
+	qemu) echo "$BUILD/out/x86_64/arch/x86/boot/bzImage" ;;
+	uml) echo "$BUILD/out/um-patched/linux" ;;
+	esac
+}
+
+check_boot() (
+	kind=$1
+	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-patched)" || exit 1
+	"$TOP/scripts/run-$kind.sh" --kernel "$(image_of "$kind")" --timeout 120 -- bash "$TOP/tests/guest/smoke.sh"
+)
+
+# The runner itself: status, output, panic and hang handling, per kind.
+check_guest_harness() (
+	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-patched)" || exit 1
+	bash "$TOP/tests/guest-test.sh" "$1" "$(image_of "$1")"
+)
+
+check_kunit() (
+	need build-x86_64 || exit 1
+	"$TOP/scripts/run-qemu.sh" --timeout 180 -- bash "$TOP/tests/guest/kunit.sh" "$TOP/tests/kunit-suites"
+)
+
+# check_kselftest PATH TIMEOUT: tools/testing/selftests/PATH in the QEMU guest.
+check_kselftest() (
+	need build-x86_64 || exit 1
+	dir=$TREE/tools/testing/selftests/$(dirname "$1")
+	[ -f "$dir/$(basename "$1")" ] || die "no selftest $1 in the tree"
+	cd "$dir" || exit 1
+	"$TOP/scripts/run-qemu.sh" --timeout "${2:-300}" -- bash "./$(basename "$1")"
+)

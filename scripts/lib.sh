@@ -1,0 +1,91 @@
+# SPDX-License-Identifier: GPL-2.0
+# Common helpers for the thunkless harness. Sourced, never run.
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+BUILD=${THUNKLESS_BUILD:-$TOP/build}
+CACHE=${THUNKLESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/thunkless}
+KVER=${KVER:-6.1}
+PATCHDIR=${THUNKLESS_PATCHDIR:-$TOP/patches/$KVER}
+TESTPATCHDIR=$TOP/test-patches/$KVER
+TREE=${TREE:-$BUILD/linux}
+JOBS=${JOBS:-$(nproc)}
+
+# Identity used for every commit in the generated trees, so that
+# regenerated patches are byte-identical wherever they are made.
+export GIT_COMMITTER_NAME="Thunkless Developers"
+export GIT_COMMITTER_EMAIL="thunkless@example.org"
+export GIT_COMMITTER_DATE="2000-01-01T00:00:00Z"
+
+prog=$(basename "$0" .sh)
+
+die() {
+	echo "$prog: error: $*" >&2
+	exit 1
+}
+
+warn() {
+	echo "$prog: warning: $*" >&2
+}
+
+info() {
+	echo "$prog: $*" >&2
+}
+
+# tgit ARGS...: git in the kernel tree, quiet about advice.
+tgit() {
+	git -C "$TREE" -c advice.detachedHead=false -c core.abbrev=12 "$@"
+}
+
+# base_pkg / base_ver: read patches/<kver>/BASE ("<package> <version>").
+read_base() {
+	local f=$PATCHDIR/BASE
+	[ -r "$f" ] || die "no base recorded: $f is missing"
+	read -r BASE_PKG BASE_VER <"$f" || true
+	[ -n "${BASE_PKG:-}" ] && [ -n "${BASE_VER:-}" ] ||
+		die "malformed $f: expected '<package> <version>'"
+	case $BASE_PKG in
+	linux-source-[0-9]*) ;;
+	*) die "malformed $f: '$BASE_PKG' is not a linux-source package" ;;
+	esac
+}
+
+# series_list DIR: the patch files named by DIR/series, in order.
+series_list() {
+	local dir=$1 p
+	[ -f "$dir/series" ] || return 0
+	while read -r p; do
+		case $p in '' | '#'*) continue ;; esac
+		[ -f "$dir/$p" ] || die "$dir/series names $p, which does not exist"
+		echo "$dir/$p"
+	done <"$dir/series"
+}
+
+# kmake ARCH O [ARGS...]: make in the kernel tree with ccache.
+kmake() {
+	local arch=$1 out=$2
+	shift 2
+	make -s -C "${SRC:-$TREE}" O="$out" ARCH="$arch" CC="$KCC" HOSTCC="$KHOSTCC" \
+		-j"$JOBS" "$@"
+}
+
+setup_ccache() {
+	export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
+	export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
+	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
+	export KBUILD_BUILD_USER=thunkless KBUILD_BUILD_HOST=thunkless
+	if command -v ccache >/dev/null; then
+		KCC="ccache gcc"
+		KHOSTCC="ccache gcc"
+	else
+		KCC=gcc
+		KHOSTCC=gcc
+	fi
+}
+
+# series_hash: a digest of the series file and the patches it names.
+series_hash() {
+	{ cat "$PATCHDIR/series" 2>/dev/null || true; series_list "$PATCHDIR" | xargs -r cat; } |
+		sha256sum | cut -c1-16
+}

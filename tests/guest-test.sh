@@ -1,0 +1,27 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# guest-test.sh qemu|uml KERNEL: the runner passes the guest's output and
+# exit status back, and turns a panic, an oops or a hang into a one-line
+# failure instead of a hang or a pass.
+. "$(dirname "$0")/lib.sh"
+kind=${1:?usage: guest-test.sh qemu|uml KERNEL} kernel=${2:?}
+R=("$S/run-$kind.sh" --kernel "$kernel")
+
+"${R[@]}" --timeout 120 -- bash -c 'echo guest-says-hello; exit 7' >"$TMP/o" 2>"$TMP/e"
+rc=$?
+if [ $rc = 7 ] && grep -q '^guest-says-hello$' "$TMP/o"; then
+	echo "ok - exit status 7 and output come back"
+else
+	echo "not ok - wanted exit 7 and the output, got exit $rc: $(tail -n1 "$TMP/e")"
+	fails=$((fails + 1))
+fi
+expect_ok "exit status 0" "${R[@]}" --timeout 120 -- true
+expect_fail "panic" "guest kernel failure: .*Kernel panic" \
+	"${R[@]}" --timeout 120 -- bash -c 'echo c >/proc/sysrq-trigger; sleep 60'
+expect_fail "hang" "guest timed out after 20s" \
+	"${R[@]}" --timeout 20 -- sleep 600
+expect_fail "missing kernel" "no kernel at" \
+	"$S/run-$kind.sh" --kernel "$TMP/nope" -- true
+expect_fail "bad timeout" "bad --timeout" \
+	"${R[@]}" --timeout abc -- true
+done_testing
