@@ -54,7 +54,8 @@ check_export_noop() (
 )
 
 check_checkpatch() (
-	p=$1 base ign=()
+	p=$1
+	ign=()
 	base=$(basename "$p")
 	# Waivers: "<patch-glob> <TYPE> <reason>", one per line.
 	if [ -f "$PATCHDIR/checkpatch-waivers" ]; then

@@ -7,7 +7,7 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-[ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make tree')"
+[ -e "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make tree')"
 tgit rev-parse -q --verify base >/dev/null || die "$TREE has no 'base' tag"
 [ -z "$(tgit status --porcelain --untracked-files=no)" ] ||
 	die "$TREE has uncommitted changes: commit them first"

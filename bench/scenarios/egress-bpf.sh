@@ -15,8 +15,10 @@
 # Checks: a probe filter returning TC_ACT_STOLEN swallows all of 1000
 # packets (the egress hook really runs cls_bpf on this device); N filters installed;
 # the device transmitted every measured packet; pktgen errors == 0.
+HERE=${0%/*}
+[ "$HERE" != "$0" ] || HERE=.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "${0%/*}/lib.sh"
+. "$HERE/lib.sh"
 
 N_LIST=1
 VARIANTS=-

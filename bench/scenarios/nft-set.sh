@@ -22,8 +22,10 @@
 # counted and a probe to the measured key is; during the measurement the
 # counter moved by exactly the packets sent and pktgen counted every packet
 # as dropped (errors == pkts, the chain drops them).
+HERE=${0%/*}
+[ "$HERE" != "$0" ] || HERE=.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "${0%/*}/lib.sh"
+. "$HERE/lib.sh"
 
 N_LIST=1000
 VARIANTS=hash,rbtree,bitmap,pipapo

@@ -9,8 +9,10 @@
 #
 # Checks: N filters installed; every gact action counted exactly the packets
 # pktgen sent; the device transmitted them all; pktgen errors == 0.
+HERE=${0%/*}
+[ "$HERE" != "$0" ] || HERE=.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "${0%/*}/lib.sh"
+. "$HERE/lib.sh"
 
 N_LIST=1,10,100
 VARIANTS=-

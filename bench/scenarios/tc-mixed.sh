@@ -13,8 +13,10 @@
 # action counted exactly the packets pktgen sent; the mirror device
 # transmitted (number of mirred actions) * packets; the device under test
 # transmitted every packet; pktgen errors == 0.
+HERE=${0%/*}
+[ "$HERE" != "$0" ] || HERE=.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "${0%/*}/lib.sh"
+. "$HERE/lib.sh"
 
 N_LIST=10
 VARIANTS=-

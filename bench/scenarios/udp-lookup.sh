@@ -20,8 +20,10 @@
 # packet reached a socket of the group (drops + queued == pkts sent); the
 # reuseport hash spread packets over at least half of the group; pktgen
 # errors == 0.
+HERE=${0%/*}
+[ "$HERE" != "$0" ] || HERE=.
 # shellcheck source-path=SCRIPTDIR source=lib.sh
-. "${0%/*}/lib.sh"
+. "$HERE/lib.sh"
 
 N_LIST=128
 VARIANTS=reuseport,connected
@@ -34,7 +36,7 @@ preflight python3
 LOCAL=198.18.0.1
 PEER=198.18.0.2	# pktgen source
 PORT=9000
-HELPER=${0%/*}/udp_sockets.py
+HELPER=$HERE/udp_sockets.py
 
 helper_cmd() {
 	echo "$1" >&"${UDPS[1]}" || die "socket helper gone"

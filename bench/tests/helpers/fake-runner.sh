@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Stand-in for scripts/run-uml.sh in bench/tests/bench.sh: same command line
+# Stand-in for scripts/run-uml.sh in bench/tests/test-bench.sh: same command line
 # (--kernel K [--timeout S] [--out DIR] -- COMMAND...), but instead of booting
 # it runs COMMAND on the host with THUNKLESS_OUT=DIR and the scenarios
 # replaced by fake-scenario.sh, which prints canned RESULT lines.

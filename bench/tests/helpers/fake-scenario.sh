@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Fake scenario for bench/tests/bench.sh: prints one RESULT line per size
+# Fake scenario for bench/tests/test-bench.sh: prints one RESULT line per size
 # and gate; pps depends on $FAKE_KERNEL; FAKE_FAIL=<scenario> makes that
 # scenario fail like a broken setup would.
 set -u
