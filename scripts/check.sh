@@ -70,6 +70,7 @@ done
 run harness-bench make -s -C "$TOP/bench" check
 
 run tree "$TOP/scripts/tree.sh"
+run harness-config bash "$TOP/tests/tree-config.sh"
 run series-applies check_series_applies
 run export-noop check_export_noop
 for p in $(series_list "$PATCHDIR" 2>/dev/null); do

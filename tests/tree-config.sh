@@ -1,0 +1,18 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Needs build/linux.  A symbol that does not stick fails by name; a variant
+# may exempt what it turns off; an unknown profile or fragment fails.
+. "$(dirname "$0")/lib.sh"
+printf 'CONFIG_THUNKLESS_NO_SUCH_SYMBOL=y\n' >"$TMP/nosuch.config"
+expect_fail "unknown symbol" "did not stick.*CONFIG_THUNKLESS_NO_SUCH_SYMBOL=y \(got n\)" \
+	"$S/config.sh" x86_64 "$TMP/o1" "$TOP/configs/net.config" "$TOP/configs/x86_64.config" "$TMP/nosuch.config"
+# NET_ACT_GACT=y cannot stick once NET_CLS_ACT is off.
+printf '# CONFIG_NET_CLS_ACT is not set\n' >"$TMP/noact.config"
+expect_fail "dependent symbol" "did not stick.*CONFIG_NET_ACT_GACT=y \(got n\)" \
+	"$S/config.sh" x86_64 "$TMP/o2" "$TOP/configs/net.config" "$TOP/configs/x86_64.config" "$TMP/noact.config"
+expect_ok "variant exempting what it turns off" \
+	"$S/config.sh" x86_64 "$TMP/o3" "$TOP/configs/net.config" "$TOP/configs/x86_64.config" "$TOP/configs/variants/no-cls-act.config"
+expect_fail "unknown profile" "unknown kernel profile 'nope'" "$S/build.sh" nope
+expect_fail "missing fragment" "no such config fragment" \
+	"$S/config.sh" x86_64 "$TMP/o4" "$TMP/missing.config"
+done_testing
