@@ -762,9 +762,17 @@ static bool scaled_index(const char *ops, long *disp, bool *absolute)
 	if (lp > ops) {
 		const char *s = ops;
 
+		bool neg;
+
 		if (*s == '*')
 			s++;
-		*disp = strtol(s, NULL, 0);
+		neg = *s == '-';
+		if (neg)
+			s++;
+		/* objdump prints 0xffffffff82000000 or -0x7e000000: same address */
+		*disp = (long)strtoull(s, NULL, 0);
+		if (neg)
+			*disp = -*disp;
 	}
 	return true;
 }

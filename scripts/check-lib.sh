@@ -67,9 +67,12 @@ check_checkpatch() (
 		done <"$PATCHDIR/checkpatch-waivers"
 	fi
 	cd "$TREE" || exit 1
-	out=$(perl scripts/checkpatch.pl --strict --showfile --color=never "${ign[@]}" "$p" 2>&1)
+	# Debian's python3 first: checkpatch's SPDX check needs its python3-ply.
+	out=$(PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict --showfile --color=never \
+		"${ign[@]}" "$p" 2>&1)
 	rc=$?
 	echo "$out"
+	! grep -q '^Traceback' <<<"$out" || die "checkpatch could not run one of its checks (see log)"
 	[ $rc -eq 0 ] || die "checkpatch --strict: $(grep -m1 -E '^(ERROR|WARNING|CHECK):' <<<"$out")"
 )
 
@@ -135,6 +138,14 @@ check_warnings() (
 		die "$(wc -l <<<"$new") new W=1/sparse warnings in touched files"
 	fi
 	echo "no new W=1/sparse warnings in $(wc -w <<<"$objs") files"
+)
+
+# check_audit BUILD VMLINUX: no unexpected indirect call, thunk call, jump
+# table or out-of-line must-inline callee in the fast-path functions.
+check_audit() (
+	need "$1" || exit 1
+	make -s -C "$TOP/audit" >/dev/null || die "building audit/audit failed"
+	"$TOP/audit/audit" -l "$TOP/audit/fastpath.list" -k patched "$2"
 )
 
 image_of() {

@@ -68,6 +68,7 @@ for t in "$TOP"/tests/test-*.sh; do
 	run "harness-$(basename "$t" .sh | sed 's/^test-//')" bash "$t"
 done
 run harness-bench make -s -C "$TOP/bench" check
+run harness-audit make -s -C "$TOP/audit" check
 
 run tree "$TOP/scripts/tree.sh"
 run harness-config bash "$TOP/tests/tree-config.sh"
@@ -91,6 +92,8 @@ for v in off modules no-retpoline no-cls-act no-cls some-builtin; do
 done
 run warnings check_warnings
 
+run audit-x86_64 check_audit build-x86_64 "$BUILD/out/x86_64/vmlinux"
+run audit-um-patched check_audit build-um-patched "$BUILD/out/um-patched/vmlinux"
 run boot-qemu check_boot qemu
 run boot-uml check_boot uml
 run kunit check_kunit
