@@ -96,7 +96,7 @@ check_bisect() (
 	dirs=
 	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
 	SRC=$wt OUT=$BUILD/out/bisect TARGETS="${dirs:-net/sched/}" MAKEFLAGS_EXTRA="W=1" \
-		CONFIG_NOVERIFY=thunkless "$TOP/scripts/build.sh" x86_64
+		CONFIG_NOVERIFY="thunkless kunit" "$TOP/scripts/build.sh" x86_64
 )
 
 # check_matrix VARIANT: the series' directories build with that config.
@@ -120,7 +120,7 @@ check_warnings() (
 	[ -n "$files" ] || { echo "the series touches no kernel .c file"; exit 4; }
 	objs=$(sed 's/\.c$/.o/' <<<"$files" | tr '\n' ' ')
 	collect() { # SRC OUT
-		SRC=$1 OUT=$2 TARGETS="prepare" CONFIG_NOVERIFY=thunkless "$TOP/scripts/build.sh" x86_64 >/dev/null || return 1
+		SRC=$1 OUT=$2 TARGETS="prepare" CONFIG_NOVERIFY="thunkless kunit" "$TOP/scripts/build.sh" x86_64 >/dev/null || return 1
 		setup_ccache
 		# shellcheck disable=SC2086
 		SRC=$1 kmake x86_64 "$2" -k W=1 C=2 $objs 2>&1 | tee "$2/warnings.log" |
