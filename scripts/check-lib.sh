@@ -113,31 +113,46 @@ check_matrix() (
 
 # W=1 and sparse (C=2) on every .c file the series touches, against the
 # same files in the base: no warning that the base does not already have.
+# collect SRC OUT OBJ...: the normalised warnings of those objects.
+collect_warnings() {
+	local src=$1 out=$2
+	shift 2
+	SRC=$src OUT=$out TARGETS="prepare" CONFIG_NOVERIFY="thunkless kunit" \
+		"$TOP/scripts/build.sh" x86_64 >/dev/null || return 1
+	setup_ccache
+	SRC=$src kmake x86_64 "$out" -k W=1 C=2 "$@" >"$out/warnings.log" 2>&1
+	local rc=$?
+	sed -n -E 's/^([^ :]+):[0-9]+:[0-9]+: (warning|error): (.*)/\1: \2: \3/p' "$out/warnings.log" |
+		sed -E "s|^$src/||; s|^(\.\./)+||" | sort -u
+	return $rc
+}
+
 check_warnings() (
 	need tree series-applies || exit 1
 	files=$(git -C "$APPLY" diff --name-only --diff-filter=AM base..HEAD -- '*.c' |
 		grep -vE '^(tools|Documentation|scripts|samples)/' || true)
 	[ -n "$files" ] || { echo "the series touches no kernel .c file"; exit 4; }
-	objs=$(sed 's/\.c$/.o/' <<<"$files" | tr '\n' ' ')
-	collect() { # SRC OUT
-		SRC=$1 OUT=$2 TARGETS="prepare" CONFIG_NOVERIFY="thunkless kunit" "$TOP/scripts/build.sh" x86_64 >/dev/null || return 1
-		setup_ccache
-		# shellcheck disable=SC2086
-		SRC=$1 kmake x86_64 "$2" -k W=1 C=2 $objs 2>&1 | tee "$2/warnings.log" |
-			sed -n -E 's/^([^ :]+):[0-9]+:[0-9]+: (warning|error): (.*)/\1: \2: \3/p' |
-			sed -E "s|^$1/||; s|^\.\./||" | sort -u
-	}
 	basesrc=$("$TOP/scripts/src.sh" base) || exit 1
-	collect "$basesrc" "$BUILD/out/warn-base" >"$LOGS/warnings-base.txt" || die "base build for the warning baseline failed"
-	collect "$TREE" "$BUILD/out/warn-series" >"$LOGS/warnings-series.txt" || die "series build for the warning check failed"
-	grep -E 'error' "$BUILD/out/warn-series/warnings.log" | grep -v 'warning' | head -n 5
+	objs=() baseobjs=()
+	for f in $files; do
+		objs+=("${f%.c}.o")
+		[ -f "$basesrc/$f" ] && baseobjs+=("${f%.c}.o")
+	done
+	if [ ${#baseobjs[@]} -gt 0 ]; then
+		collect_warnings "$basesrc" "$BUILD/out/warn-base" "${baseobjs[@]}" >"$LOGS/warnings-base.txt" ||
+			die "base build for the warning baseline failed: $(grep -m1 -E 'error|Error' "$BUILD/out/warn-base/warnings.log")"
+	else
+		: >"$LOGS/warnings-base.txt"
+	fi
+	collect_warnings "$TREE" "$BUILD/out/warn-series" "${objs[@]}" >"$LOGS/warnings-series.txt" ||
+		die "the series' touched files do not build with W=1 C=2: $(grep -m1 -E 'error|Error' "$BUILD/out/warn-series/warnings.log")"
 	new=$(comm -13 "$LOGS/warnings-base.txt" "$LOGS/warnings-series.txt")
 	echo "checked: $files"
 	if [ -n "$new" ]; then
 		echo "$new"
 		die "$(wc -l <<<"$new") new W=1/sparse warnings in touched files"
 	fi
-	echo "no new W=1/sparse warnings in $(wc -w <<<"$objs") files"
+	echo "no new W=1/sparse warnings in ${#objs[@]} files ($(wc -l <"$LOGS/warnings-base.txt") already in the base)"
 )
 
 # check_audit BUILD VMLINUX: no unexpected indirect call, thunk call, jump
