@@ -12,15 +12,26 @@ mount -t sysfs sys /sys
 mountpoint -q /dev || mount -t devtmpfs dev /dev
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
-for d in /dev/shm /tmp /run /var/tmp /var/lib /var/log /mnt; do
+
+arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
+# The host directory the job runs from (the repository) may sit under a
+# directory that gets a tmpfs below (a clone in /tmp, say): keep it
+# reachable by binding it back over the tmpfs.
+top=$(arg thunkless_top)
+mount -t tmpfs tmpfs /run
+mkdir -p /run/thunkless/top
+[ -n "$top" ] && mount --bind "$top" /run/thunkless/top
+for d in /dev/shm /tmp /var/tmp /var/lib /var/log /mnt; do
 	mount -t tmpfs tmpfs "$d" 2>/dev/null
+	case $top in
+	"$d"/*) mkdir -p "$top" && mount --bind /run/thunkless/top "$top" ;;
+	esac
 done
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 hostname guest 2>/dev/null
 ip link set lo up 2>/dev/null
 
-arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
 job=$(arg thunkless_job)
 kind=$(arg thunkless_kind)
 

@@ -52,7 +52,7 @@ mkdir "$job/out"
 } >"$job/cmd.sh"
 pwd >"$job/cwd"
 init=$TOP/scripts/guest-init.sh
-cmdline="ro init=$init panic=-1 oops=panic loglevel=5 thunkless_kind=$kind thunkless_job=$job $append"
+cmdline="ro init=$init panic=-1 oops=panic loglevel=5 thunkless_kind=$kind thunkless_top=$TOP thunkless_job=$job $append"
 
 accel() {
 	local probe=$BUILD/kvm-probe
