@@ -20,16 +20,9 @@ worktree() {
 # The series, applied afresh on the base with git am (which takes no fuzz).
 check_series_applies() (
 	worktree "$APPLY" base
-	log=$(mktemp)
 	list=$(series_list "$PATCHDIR") || exit 1
-	for p in $list; do
-		case $(basename "$p") in 0000-*) continue ;; esac
-		if ! git -C "$APPLY" am -q --no-3way --committer-date-is-author-date "$p" >"$log" 2>&1; then
-			cat "$log"
-			git -C "$APPLY" am --abort >/dev/null 2>&1
-			die "patch $(basename "$p") does not apply: $(grep -m1 '^error:' "$log" || head -n1 "$log")"
-		fi
-	done
+	# shellcheck disable=SC2086
+	am_patches "$APPLY" patch "" $list
 	echo "$(git -C "$APPLY" rev-list --count base..HEAD) patches apply on $(tgit config thunkless.base)"
 )
 

@@ -89,3 +89,23 @@ series_hash() {
 	{ cat "$PATCHDIR/series" 2>/dev/null || true; series_list "$PATCHDIR" | xargs -r cat; } |
 		sha256sum | cut -c1-16
 }
+
+# am_patches DIR WHAT WHERE PATCH...: git am each patch (no 3-way, so no
+# fuzz) in the git checkout DIR, skipping cover letters.  On failure: git's
+# output, the am aborted, and "WHAT <name> does not apply WHERE: <reason>".
+am_patches() {
+	local dir=$1 what=$2 where=$3 p log reason
+	shift 3
+	log=$(mktemp)
+	for p in "$@"; do
+		case $(basename "$p") in 0000-*) continue ;; esac
+		if ! git -C "$dir" am -q --no-3way --committer-date-is-author-date "$p" >"$log" 2>&1; then
+			cat "$log" >&2
+			reason=$(grep -m1 -E '^error:' "$log" || grep -m1 -v '^\s*$' "$log" || echo "git am failed")
+			git -C "$dir" am --abort >/dev/null 2>&1 || true
+			rm -f "$log"
+			die "$what $(basename "$p") does not apply${where:+ $where}: $reason"
+		fi
+	done
+	rm -f "$log"
+}

@@ -41,13 +41,7 @@ else
 	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$want" ||
 		die "cannot check out $rev in $wt"
 fi
-log=$BUILD/wt/$name.am.log
-for p in $tpatches; do
-	if ! git -C "$wt" am -q --no-3way --committer-date-is-author-date "$p" >"$log" 2>&1; then
-		reason=$(grep -m1 -E '^error:' "$log" || grep -m1 -v '^\s*$' "$log" || echo "git am failed")
-		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		die "test patch $(basename "$p") does not apply on $rev: $reason"
-	fi
-done
+# shellcheck disable=SC2086
+am_patches "$wt" "test patch" "on $rev" $tpatches
 echo "$stamp" >"$wt.stamp"
 echo "$wt"

@@ -40,18 +40,11 @@ unpack() {
 }
 
 apply_series() {
-	local p name list log=$BUILD/git-am.log
+	local list
 	list=$(series_list "$PATCHDIR")
 	tgit checkout -q -f -B series base
-	for p in $list; do
-		name=$(basename "$p")
-		case $name in 0000-*) continue ;; esac
-		if ! tgit am -q --no-3way --committer-date-is-author-date "$p" >"$log" 2>&1; then
-			reason=$(grep -m1 -E '^error:' "$log" || grep -m1 -v '^\s*$' "$log" || echo "git am failed")
-			tgit am --abort >/dev/null 2>&1 || true
-			die "patch $name does not apply: $reason"
-		fi
-	done
+	# shellcheck disable=SC2086
+	am_patches "$TREE" patch "" $list
 	tgit config thunkless.series "$(series_hash)"
 	tgit config thunkless.head "$(tgit rev-parse HEAD)"
 }
