@@ -210,6 +210,19 @@ quiet_dev() {
 	fi
 }
 
+# ipv6_dev DEV ADDR/PLEN: enable IPv6 on a device made by make_dummy, with
+# no link-local address (addr_gen_mode none: so no router solicitations)
+# and ADDR added without DAD (usable at once, no neighbour solicitations).
+# Joining ADDR's solicited-node group still sends a couple of MLD reports;
+# they leave on DEV's egress, which scenarios using this do not count.
+ipv6_dev() {
+	local d=/proc/sys/net/ipv6/conf/$1
+	[ -d "$d" ] || die "no IPv6 in this kernel (no $d)"
+	echo 1 >"$d/addr_gen_mode" || die "cannot set addr_gen_mode on $1"
+	echo 0 >"$d/disable_ipv6" || die "cannot enable IPv6 on $1"
+	ip -6 addr add "$2" dev "$1" nodad || die "cannot add $2 to $1"
+}
+
 # dev_mac DEV: sets MAC
 dev_mac() {
 	read -r MAC <"/sys/class/net/$1/address" || die "no MAC for $1"
@@ -283,9 +296,14 @@ pg_set() {
 
 # pg_device DEV MODE DST_MAC DST_IP SRC_IP UDP_DST [BURST]: bind DEV to the
 # pktgen thread and configure a 64-byte UDP stream.
-# MODE: queue_xmit | netif_receive.
+# MODE: queue_xmit | netif_receive.  IPv6 addresses (with a ':') make an
+# IPv6 stream (dst6/src6) of at least PKT_SIZE6_MIN bytes: below that
+# pktgen grows the payload to its 16-byte header anyway and logs
+# "increased datalen" for every packet (ratelimited, still console noise).
+PKT_SIZE6_MIN=78
 pg_device() {
 	local dev=$1 mode=$2 mac=$3 dst=$4 src=$5 port=$6 burst=${7:-1}
+	local size=$PKT_SIZE
 	[ -e "$PG_DIR/kpktgend_$PG_THREAD" ] ||
 		die "pktgen thread kpktgend_$PG_THREAD missing"
 	pg_ctrl reset
@@ -294,14 +312,20 @@ pg_device() {
 	[ -e "$PG_DIR/$dev" ] || die "pktgen: $dev not added to kpktgend_$PG_THREAD"
 	pg_set "$dev" "xmit_mode $mode"
 	pg_set "$dev" "count 1000"
-	pg_set "$dev" "pkt_size $PKT_SIZE"
+	[[ $dst == *:* ]] && [ "$size" -lt "$PKT_SIZE6_MIN" ] && size=$PKT_SIZE6_MIN
+	pg_set "$dev" "pkt_size $size"
 	pg_set "$dev" "delay 0"
 	pg_set "$dev" "flag NO_TIMESTAMP"
 	pg_set "$dev" "dst_mac $mac"
-	pg_set "$dev" "dst_min $dst"
-	pg_set "$dev" "dst_max $dst"
-	pg_set "$dev" "src_min $src"
-	pg_set "$dev" "src_max $src"
+	if [[ $dst == *:* ]]; then
+		pg_set "$dev" "dst6 $dst"
+		pg_set "$dev" "src6 $src"
+	else
+		pg_set "$dev" "dst_min $dst"
+		pg_set "$dev" "dst_max $dst"
+		pg_set "$dev" "src_min $src"
+		pg_set "$dev" "src_max $src"
+	fi
 	pg_set "$dev" "udp_dst_min $port"
 	pg_set "$dev" "udp_dst_max $port"
 	[ "$burst" -gt 1 ] && pg_set "$dev" "burst $burst"

@@ -6,7 +6,7 @@
 #  - when run as root with unshare, nft and python3: nft-set, udp-lookup and
 #    egress-bpf end to end in a private network namespace, with pktgen
 #    replaced by mock-pktgen.sh (AF_PACKET senders on veth pairs), including
-#    the gate A/B logic and a broken setup that must fail.
+#    the gate A/B logic and broken setups that must fail.
 # Prints "ok N - ..." / "not ok N - ..." lines; exit 1 on failure.
 # shellcheck disable=SC2031 # lib.sh is sourced in subshells on purpose
 set -u
@@ -93,7 +93,7 @@ mock() {
 results_ok() { # results_ok DESC COUNT: every RESULT line well formed, COUNT of them
 	local d=$1 want=$2 n bad
 	n=$(grep -c '^RESULT ' "$tmp/out")
-	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
+	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z0-9-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
 	if [ "$n" -eq "$want" ] && [ -z "$bad" ]; then
 		ok "$d"
 	else
@@ -114,7 +114,13 @@ fi
 mock udp-lookup -n 8 -c 3000
 rc=$?
 [ $rc -eq 0 ] || echo "#   udp-lookup: $(tail -n 2 "$tmp/err")"
-results_ok "mock udp-lookup: reuseport and connected measured and checked (rc=$rc)" 2
+results_ok "mock udp-lookup: reuseport, connected and their IPv6 twins measured and checked (rc=$rc)" 4
+if grep -q '^RESULT .*variant=reuseport6 n=8 gate=none pkts=3000 .* errors=0$' "$tmp/out" &&
+	grep -q '^RESULT .*variant=connected6 n=8 gate=none pkts=3000 .* errors=0$' "$tmp/out"; then
+	ok "mock udp-lookup: reuseport6 and connected6 lines"
+else
+	nok "mock udp-lookup: IPv6 lines" "$(cat "$tmp/out")"
+fi
 
 mock egress-bpf -n 1,3 -c 2000
 rc=$?
@@ -153,6 +159,23 @@ if [ $rc -ne 0 ] && ! grep -q '^RESULT' "$tmp/out" && [[ $err == "nft-set: error
 	ok "broken setup fails: '$(tail -n 1 "$tmp/err")'"
 else
 	nok "broken setup must fail" "rc=$rc" "out: $(cat "$tmp/out")" "err: $err"
+fi
+
+# IPv6 without pktgen's UDPCSUM: zero UDP checksums, every packet dropped
+# after the lookup as a checksum error; the socket check must catch it
+cat >"$tmp/nocsum.sh" <<EOB
+. "$here/helpers/mock-pktgen.sh"
+eval "\$(declare -f pg_write | sed '1s/pg_write/mock_pg_write/')"
+pg_write() { [ "\$2" = "flag UDPCSUM" ] || mock_pg_write "\$@"; }
+EOB
+BENCH_PKTGEN_MOCK=$tmp/nocsum.sh mock udp-lookup -n 8 -c 3000 -v reuseport6
+rc=$?
+err=$(cat "$tmp/err")
+if [ $rc -ne 0 ] && ! grep -q '^RESULT' "$tmp/out" &&
+	[[ $err == "udp-lookup: error: packets that reached the socket group: got 0, expected 4000" ]]; then
+	ok "IPv6 without UDPCSUM fails: '$(tail -n 1 "$tmp/err")'"
+else
+	nok "IPv6 without UDPCSUM must fail" "rc=$rc" "out: $(cat "$tmp/out")" "err: $err"
 fi
 
 echo "1..$t"

@@ -8,8 +8,11 @@
 #   netif_receive  sent on NAMEp, so they arrive on NAME's receive path
 # and writes a pktgen-style Result block.  errors is emulated the way pktgen
 # counts it: queue_xmit -> sends that failed (dropped on egress);
-# netif_receive -> packets that did not reach IP (Ip InReceives), i.e.
-# dropped before.
+# netif_receive -> packets that did not reach IP (Ip InReceives, or NAME's
+# Ip6InReceives for a dst6 stream), i.e. dropped before.  IPv6 (dst6/src6)
+# frames carry a valid UDP checksum only with "flag UDPCSUM", as with
+# pktgen (a veth hands the stack CHECKSUM_NONE packets: the checksum is
+# really checked).
 # Only for use inside a private network namespace.
 
 MOCK_PY=$(dirname "${BASH_SOURCE[0]}")/mock_send.py
@@ -51,29 +54,38 @@ pg_write() {
 	esac
 }
 
+# ip_inreceives DEV
 ip_inreceives() {
+	if [ -n "${MOCK[dst6]:-}" ]; then
+		# DEV's own counter: the namespace's would also count DEV's MLD
+		# reports, which arrive on its peer
+		awk '$1 == "Ip6InReceives" { print $2 }' "/proc/net/dev_snmp6/$1"
+		return
+	fi
 	awk '$1 == "Ip:" && !h { for (i = 2; i <= NF; i++) if ($i == "InReceives") c = i; h = 1; next }
 	     $1 == "Ip:" && h { print $c; exit }' /proc/net/snmp
 }
 
 mock_start() {
 	local dev=${MOCK[dev]} mode=${MOCK[xmit_mode]} n=${MOCK[count]}
-	local out=$dev t0 t1 ip0 ip1 usec err
+	local out=$dev t0 t1 ip0 ip1 usec err src=${MOCK[src_min]:-} dst=${MOCK[dst_min]:-}
 	[ "$mode" = netif_receive ] && out=${dev}p
-	ip0=$(ip_inreceives)
+	[ -n "${MOCK[dst6]:-}" ] && src=${MOCK[src6]} dst=${MOCK[dst6]}
+	ip0=$(ip_inreceives "$dev")
 	t0=$(date +%s%N)
 	err=$(python3 "$MOCK_PY" "$out" "$n" "${MOCK[dst_mac]}" "$(cat "/sys/class/net/$out/address")" \
-		"${MOCK[src_min]}" "${MOCK[dst_min]}" "${MOCK[udp_src_min]:-9}" "${MOCK[udp_src_max]:-9}" \
-		"${MOCK[flag_UDPSRC_RND]:-0}" "${MOCK[udp_dst_min]}" "$PKT_SIZE") ||
+		"$src" "$dst" "${MOCK[udp_src_min]:-9}" "${MOCK[udp_src_max]:-9}" \
+		"${MOCK[flag_UDPSRC_RND]:-0}" "${MOCK[udp_dst_min]}" "${MOCK[pkt_size]}" \
+		"${MOCK[flag_UDPCSUM]:-0}") ||
 		die "mock: sender failed"
 	t1=$(date +%s%N)
-	ip1=$(ip_inreceives)
+	ip1=$(ip_inreceives "$dev")
 	usec=$(((t1 - t0) / 1000))
 	if [ "$mode" = netif_receive ]; then
 		err=$((n - (ip1 - ip0)))
 	fi
 	{
-		echo "Result: OK: $usec(c$usec+d0) usec, $n (${PKT_SIZE}byte,0frags)"
+		echo "Result: OK: $usec(c$usec+d0) usec, $n (${MOCK[pkt_size]}byte,0frags)"
 		echo "  $((n * 1000000 / usec))pps 1Mb/sec (1bps) errors: $err"
 	} >"$PG_DIR/$dev"
 }
