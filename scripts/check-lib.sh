@@ -180,11 +180,56 @@ check_kunit() (
 	"$TOP/scripts/run-qemu.sh" --timeout 180 -- bash "$TOP/tests/guest/kunit.sh" "$TOP/tests/kunit-suites"
 )
 
-# check_kselftest PATH TIMEOUT: tools/testing/selftests/PATH in the QEMU guest.
-check_kselftest() (
+# The thunk census kernel counts the retpolines each packet pays: none
+# from tc with the gate on (tests/guest/thunks.sh).
+check_thunks() (
+	need build-um-census || exit 1
+	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census/linux" --timeout 300 -- \
+		bash "$TOP/tests/guest/thunks.sh"
+)
+
+# Selftests: tests/kselftests names them.  Their directories are copied
+# to build/kselftest/ (the tree stays clean) and the C programs it lists
+# are compiled there against the x86_64 kernel's UAPI headers.
+KSTAGE=$BUILD/kselftest
+kselftest_list() { grep -vE '^\s*(#|$)' "$TOP/tests/kselftests"; }
+
+check_kselftest_build() (
 	need build-x86_64 || exit 1
-	dir=$TREE/tools/testing/selftests/$(dirname "$1")
-	[ -f "$dir/$(basename "$1")" ] || die "no selftest $1 in the tree"
+	rm -rf "$KSTAGE"
+	mkdir -p "$KSTAGE"
+	setup_ccache
+	kmake x86_64 "$BUILD/out/x86_64" headers_install INSTALL_HDR_PATH="$KSTAGE/usr" \
+		>"$KSTAGE/headers.log" 2>&1 ||
+		die "make headers_install failed: $(tail -n1 "$KSTAGE/headers.log")"
+	dirs=$(kselftest_list | awk '$1 == "build" { print $2; next } { sub("/[^/]*$", "", $1); print $1 }' | sort -u)
+	for d in $dirs; do
+		src=$TREE/tools/testing/selftests/$d
+		[ -d "$src" ] || die "no selftest directory $d in the tree"
+		mkdir -p "$KSTAGE/$d"
+		cp -a "$src/." "$KSTAGE/$d/"
+	done
+	kselftest_list | while read -r kw d progs; do
+		[ "$kw" = build ] || continue
+		targets=()
+		for p in $progs; do targets+=("$KSTAGE/$d/$p"); done
+		make -C "$TREE/tools/testing/selftests/$d" OUTPUT="$KSTAGE/$d" \
+			KHDR_INCLUDES="-isystem $KSTAGE/usr/include" "${targets[@]}" \
+			>"$KSTAGE/build-${d//\//-}.log" 2>&1 ||
+			die "building $d selftests ($progs) failed: $(grep -m1 -E 'error' "$KSTAGE/build-${d//\//-}.log")"
+		echo "built $d: $progs"
+	done
+)
+
+# check_kselftest PATH TIMEOUT [OPTION...]: PATH (under build/kselftest/)
+# in the QEMU guest through tests/guest/kselftest.sh with those options.
+check_kselftest() (
+	need kselftest-build || exit 1
+	path=$1 tmo=$2
+	shift 2
+	dir=$KSTAGE/$(dirname "$path")
+	[ -x "$dir/$(basename "$path")" ] || die "no selftest $path in $KSTAGE"
 	cd "$dir" || exit 1
-	"$TOP/scripts/run-qemu.sh" --timeout "${2:-300}" -- bash "./$(basename "$1")"
+	"$TOP/scripts/run-qemu.sh" --timeout "$tmo" -- \
+		bash "$TOP/tests/guest/kselftest.sh" "$@" -- "./$(basename "$path")"
 )

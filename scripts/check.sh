@@ -81,6 +81,7 @@ done
 
 run build-x86_64 "$TOP/scripts/build.sh" x86_64
 run build-um-patched "$TOP/scripts/build.sh" um-patched
+run build-um-census "$TOP/scripts/build.sh" um-census
 
 i=0
 for c in $(commits); do
@@ -97,10 +98,13 @@ run audit-um-patched check_audit build-um-patched "$BUILD/out/um-patched/vmlinux
 run boot-qemu check_boot qemu
 run boot-uml check_boot uml
 run kunit check_kunit
+run thunks-uml check_thunks
 run harness-guest-qemu check_guest_harness qemu
 run harness-guest-uml check_guest_harness uml
-while read -r path tmo; do
-	case $path in '' | '#'*) continue ;; esac
-	run "kselftest-$(basename "$path" .sh)" check_kselftest "$path" "$tmo"
+run kselftest-build check_kselftest_build
+while read -r path tmo opts; do
+	case $path in '' | '#'* | build) continue ;; esac
+	eval "args=($opts)"
+	run "kselftest-$(basename "$path" .sh)" check_kselftest "$path" "$tmo" "${args[@]}"
 done <"$TOP/tests/kselftests"
 finish

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs inside the guest: one selftest, once per direct-calls gate state.
+#
+#   kselftest.sh [-g "on off"] [-o REGEX] [-m MIN] [-f REGEX] [-e VAR=VALUE]
+#                -- PROG [ARG...]
+#
+# -g  gate states to run PROG under (net.core.direct_calls); "-" leaves
+#     the gate alone (the test sets it itself).
+# -o  a line matching REGEX is one passed subtest; -m MIN of them must
+#     appear in each run, so a run that skipped everything is not a pass.
+# -f  a line matching REGEX is a failed subtest (default: TAP "not ok",
+#     "[FAIL]").
+# -e  export VAR=VALUE to PROG (repeatable).
+# Exit 0 when every run exited 0 with at least MIN passes and no failure
+# line, 4 when PROG reported a skip (exit 4) for every run, 1 otherwise.
+set -u
+GATE=/proc/sys/net/core/direct_calls
+GATE_ACTIVE=/proc/sys/net/core/direct_calls_active
+modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]'
+while [ $# -gt 0 ]; do
+	case $1 in
+	-g) modes=$2; shift 2 ;;
+	-o) okre=$2; shift 2 ;;
+	-m) min=$2; shift 2 ;;
+	-f) failre=$2; shift 2 ;;
+	-e) export "${2?}"; shift 2 ;;
+	--) shift; break ;;
+	*) echo "kselftest: unknown option '$1'"; exit 1 ;;
+	esac
+done
+[ $# -ge 1 ] || { echo "kselftest: no program given"; exit 1; }
+[ -e "$1" ] || { echo "kselftest: no such program: $1"; exit 1; }
+
+saved=
+[ -w "$GATE" ] && saved=$(cat "$GATE")
+rc=0 nrun=0 nskip=0
+for m in $modes; do
+	nrun=$((nrun + 1))
+	if [ "$m" != - ]; then
+		if [ ! -w "$GATE" ]; then
+			echo "kselftest: $GATE is missing: the kernel lacks the series' gate"
+			exit 1
+		fi
+		echo "$m" >"$GATE" || { echo "kselftest: cannot set direct_calls=$m"; exit 1; }
+		echo "# direct_calls=$m active=$(cat "$GATE_ACTIVE")"
+	fi
+	log=$(mktemp)
+	"$@" 2>&1 | tee "$log"
+	r=${PIPESTATUS[0]}
+	nok=$(grep -cE "$okre" "$log")
+	nfail=$(grep -cE "$failre" "$log")
+	rm -f "$log"
+	tag=$(basename "$1")
+	[ "$m" = - ] || tag="$tag [gate $m]"
+	if [ "$r" -eq 4 ]; then
+		nskip=$((nskip + 1))
+		echo "kselftest: $tag skipped (exit 4)"
+	elif [ "$r" -ne 0 ]; then
+		echo "kselftest: $tag FAILED: exit $r, $nfail failed subtests"
+		rc=1
+	elif [ "$nfail" -gt 0 ]; then
+		echo "kselftest: $tag FAILED: exit 0 but $nfail failed subtests"
+		rc=1
+	elif [ "$nok" -lt "$min" ]; then
+		echo "kselftest: $tag FAILED: only $nok passed subtests, $min expected"
+		rc=1
+	else
+		echo "kselftest: $tag passed ($nok passed subtests)"
+	fi
+done
+[ -n "$saved" ] && echo "$saved" >"$GATE"
+[ $rc -ne 0 ] && exit 1
+if [ "$nskip" -eq "$nrun" ]; then
+	echo "kselftest: $(basename "$1") skipped in every run"
+	exit 4
+fi
+[ "$nskip" -gt 0 ] && { echo "kselftest: $(basename "$1") skipped in $nskip of $nrun runs"; exit 1; }
+echo "kselftest: $(basename "$1") passed in all $nrun runs"
+exit 0
