@@ -379,7 +379,27 @@ static void load_list(struct list *l, const char *path, const char *kernel, bool
 		die("%s has per-kernel sections ([%s]...): choose one with --kernel NAME",
 		    path, l->sections[0]);
 
-	for (size_t i = 0; i < npend && !any_section; i++) {	/* --compare needs names only */
+	for (size_t i = 0; i < npend && any_section; i++) {	/* --compare: callee rules only */
+		struct pending *p = &pend[i];
+		struct func *fn = find_func(l, p->fname);
+		bool dup = false;
+
+		if (!fn || !p->type)
+			continue;
+		for (size_t j = 0; p->type == 2 && j < fn->nreq; j++)
+			dup |= !strcmp(fn->req[j].callee, p->arg);
+		for (size_t j = 0; p->type == 1 && j < fn->ninl; j++)
+			dup |= !strcmp(fn->inl[j].callee, p->arg);
+		if (!dup) {
+			struct callee_rule r = { p->arg, p->reason, p->line };
+
+			if (p->type == 1)
+				PUSH(fn->inl, fn->ninl, fn->cinl, r);
+			else
+				PUSH(fn->req, fn->nreq, fn->creq, r);
+		}
+	}
+	for (size_t i = 0; i < npend && !any_section; i++) {
 		struct pending *p = &pend[i];
 		struct func *fn = find_func(l, p->fname);
 
@@ -1222,12 +1242,37 @@ static void fmt_count(char *buf, size_t n, const struct result *r, int k)
 		snprintf(buf, n, "-");
 }
 
+/*
+ * Direct calls out of one function to the callees its 'require' lines
+ * (inl false) or its 'inline' lines (inl true) name.
+ */
+static void fmt_direct(char *buf, int sz, struct image *im, const struct result *r,
+		       const struct func *fn, bool inl, long *total)
+{
+	const struct callee_rule *cr = inl ? fn->inl : fn->req;
+	size_t ncr = inl ? fn->ninl : fn->nreq;
+	long n = 0;
+
+	if (!r->present) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	for (size_t m = 0; m < r->ncalls; m++)
+		for (size_t j = 0; j < ncr; j++)
+			if (addr_is_func(im, r->calls[m].target, cr[j].callee)) {
+				n++;
+				break;
+			}
+	*total += n;
+	snprintf(buf, sz, "%d", (int)(n > 99999 ? 99999 : n));
+}
+
 static int do_compare(const char *base, const char *patched, const char *listpath, bool markdown)
 {
 	struct list l;
 	struct image bi, pi;
 	long tot[2][K_NKINDS] = { { 0 } };
-	long rt[2] = { 0 };
+	long rt[2] = { 0 }, dt[2] = { 0 }, it[2] = { 0 };
 
 	load_list(&l, listpath, NULL, true);
 	open_image(&bi, base);
@@ -1239,17 +1284,18 @@ static int do_compare(const char *base, const char *patched, const char *listpat
 			    l.funcs[i].name, listpath, l.funcs[i].line, base, patched);
 
 	if (markdown) {
-		printf("| function | thunk calls (base) | thunk calls (patched) | indirect (base) | indirect (patched) | jump tables (base) | jump tables (patched) |\n");
-		printf("|---|---:|---:|---:|---:|---:|---:|\n");
+		printf("| function | thunk calls (base) | thunk calls (patched) | indirect (base) | indirect (patched) | jump tables (base) | jump tables (patched) | direct calls to ops (base) | (patched) | calls to must-inline (base) | (patched) |\n");
+		printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 	} else {
 		printf("base:    %s\npatched: %s\n\n", base, patched);
-		printf("%-24s %13s %13s %13s\n", "", "thunk", "indirect", "jumptable");
-		printf("%-24s %6s %6s %6s %6s %6s %6s\n", "function", "base", "patch", "base", "patch",
-		       "base", "patch");
+		printf("%-24s %13s %13s %13s %13s %13s\n", "", "thunk", "indirect", "jumptable", "direct-ops",
+		       "must-inline");
+		printf("%-24s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", "function", "base", "patch", "base",
+		       "patch", "base", "patch", "base", "patch", "base", "patch");
 	}
 	for (size_t i = 0; i < l.nfuncs; i++) {
 		struct result rb, rp;
-		char c[6][16];
+		char c[10][16];
 
 		audit_func(&bi, l.funcs[i].name, &rb);
 		audit_func(&pi, l.funcs[i].name, &rp);
@@ -1259,21 +1305,27 @@ static int do_compare(const char *base, const char *patched, const char *listpat
 			tot[0][k] += rb.count[k];
 			tot[1][k] += rp.count[k];
 		}
+		fmt_direct(c[6], sizeof(c[0]), &bi, &rb, &l.funcs[i], false, &dt[0]);
+		fmt_direct(c[7], sizeof(c[0]), &pi, &rp, &l.funcs[i], false, &dt[1]);
+		fmt_direct(c[8], sizeof(c[0]), &bi, &rb, &l.funcs[i], true, &it[0]);
+		fmt_direct(c[9], sizeof(c[0]), &pi, &rp, &l.funcs[i], true, &it[1]);
 		rt[0] += rb.rethunk;
 		rt[1] += rp.rethunk;
 		if (markdown)
-			printf("| %s | %s | %s | %s | %s | %s | %s |\n", l.funcs[i].name, c[0], c[1], c[2], c[3],
-			       c[4], c[5]);
+			printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", l.funcs[i].name, c[0],
+			       c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
 		else
-			printf("%-24s %6s %6s %6s %6s %6s %6s\n", l.funcs[i].name, c[0], c[1], c[2], c[3], c[4],
-			       c[5]);
+			printf("%-24s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s\n", l.funcs[i].name, c[0], c[1], c[2],
+			       c[3], c[4], c[5], c[6], c[7], c[8], c[9]);
 	}
 	if (markdown)
-		printf("| **total** | %ld | %ld | %ld | %ld | %ld | %ld |\n", tot[0][0], tot[1][0], tot[0][1],
-		       tot[1][1], tot[0][2], tot[1][2]);
+		printf("| **total** | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld | %ld |\n", tot[0][0],
+		       tot[1][0], tot[0][1], tot[1][1], tot[0][2], tot[1][2], dt[0], dt[1], it[0], it[1]);
 	else {
-		printf("%-24s %6ld %6ld %6ld %6ld %6ld %6ld\n", "total", tot[0][0], tot[1][0], tot[0][1],
-		       tot[1][1], tot[0][2], tot[1][2]);
+		printf("%-24s %6ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld %6ld\n", "total", tot[0][0], tot[1][0],
+		       tot[0][1], tot[1][1], tot[0][2], tot[1][2], dt[0], dt[1], it[0], it[1]);
+		printf("\n(direct-ops: direct calls to the callees the list's 'require' lines name for the\n"
+		       " function; must-inline: calls to the callees its 'inline' lines name)\n");
 		printf("\n(- = not in that kernel, e.g. inlined; rethunk jmps, not counted above: base %ld, patched %ld)\n",
 		       rt[0], rt[1]);
 	}

@@ -163,12 +163,16 @@ if run rethunk 0 "$O/nojt.list" "$O/retp" && has 'rethunk [1-9]' && run rethunk2
 else nok "rethunk"; fi
 
 LN=cmp; L=$(list '[base]' 'func f_indirect_call' 'allow f_indirect_call thunk "x"' 'func f_switch' \
-	'[patched]' 'func f_indirect_call' 'allow f_indirect_call thunk 1 "y"' 'func f_direct' 'func f_gone optional')
+	'func f_calls_noinline' 'inline f_calls_noinline helper_noinline' \
+	'[patched]' 'func f_indirect_call' 'allow f_indirect_call thunk 1 "y"' 'func f_direct' 'func f_gone optional' \
+	'require f_direct target' 'func f_calls_noinline' 'inline f_calls_noinline helper_noinline')
 if run compare 0 "$L" --compare "$O/retp-jt" "$O/plain-jt" &&
-	has '^f_indirect_call +1 +0 +0 +1 +0 +0$' && has '^f_switch +0 +0 +0 +0 +1 +1$' &&
-	has '^f_gone +- +- ' && has '^total +1 +0 +0 +1 +1 +1$' &&
-	run compare-md 0 "$L" --compare "$O/retp" "$O/plain" --markdown && has '^\| f_indirect_call \| 1 \| 0 \| 0 \| 1 \| 0 \| 0 \|$'; then
-	ok "--compare: per-function before/after table"
+	has '^f_indirect_call +1 +0 +0 +1 +0 +0 +0 +0 +0 +0$' && has '^f_switch +0 +0 +0 +0 +1 +1 +0 +0 +0 +0$' &&
+	has '^f_direct +0 +0 +0 +0 +0 +0 +1 +1 +0 +0$' && has '^f_calls_noinline +0 +0 +0 +0 +0 +0 +0 +0 +1 +1$' &&
+	has '^f_gone +- +- ' && has '^total +1 +0 +0 +1 +1 +1 +1 +1 +1 +1$' &&
+	run compare-md 0 "$L" --compare "$O/retp" "$O/plain" --markdown &&
+	has '^\| f_indirect_call \| 1 \| 0 \| 0 \| 1 \| 0 \| 0 \| 0 \| 0 \| 0 \| 0 \|$'; then
+	ok "--compare: per-function before/after table (thunks, indirect, jump tables, direct and must-inline calls)"
 else nok "--compare"; fi
 
 # --- bad input: one 'audit: error:' line, exit 2 --------------------------
