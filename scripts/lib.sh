@@ -73,6 +73,9 @@ setup_ccache() {
 	export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$TOP}
 	export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-time_macros,include_file_mtime,include_file_ctime}
 	export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+	# Debug info embeds the build directory; without this a second clone
+	# (CI) would miss every object that the first one cached.
+	export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
 	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 	export KBUILD_BUILD_USER=thunkless KBUILD_BUILD_HOST=thunkless
 	if command -v ccache >/dev/null; then
