@@ -35,7 +35,7 @@ nfail=0
 # census NAME: send COUNT packets on $DEV with the census on; sets
 # TC_PER (tc thunk entries per packet, x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 c site target
+	local name=$1 tx0 tx1 total=0 tc=0 c site target key
 	local -A per
 	pg_run $((COUNT / 10))
 	pg_set "$DEV" "count $COUNT"
@@ -55,7 +55,8 @@ $LINE2" || die "$name: cannot parse pktgen result"
 	while read -r c site target; do
 		case $c in '#'*) echo "# $name: census $site $target"; continue ;; esac
 		total=$((total + c))
-		per["${site%%/*} -> ${target%%+*}"]=$((${per["${site%%/*} -> ${target%%+*}"]:-0} + c))
+		key="${site%%/*} -> ${target%%+*}"
+		per[$key]=$((${per[$key]:-0} + c))
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
 	done <"$CENSUS"
 	echo "# $name: $COUNT packets, $(per_pkt "$total") thunk entries per packet, $(per_pkt "$tc") from tc"
