@@ -9,13 +9,15 @@
 #                  [--duration SEC] [--gates G,G] [--keep-going] [--out DIR]
 #                  [--timeout SEC] [--no-report]
 #
-#   --scenarios   names from bench/scenarios, each optionally with sizes:
-#                 tc-matchall:1:100 (default: all, default sizes)
+#   --scenarios   names from bench/scenarios, each optionally with variants
+#                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
+#                 (default: all, default variants and sizes)
 #   --kernels     names (build/out/um-NAME/linux) or NAME=PATH
 #                 (default base,patched,limit)
 #   --gates       gate settings measured in the patched boot (default on,off;
 #                 the order alternates between rounds)
-#   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100 only
+#   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100,
+#                 nft-set hash and pipapo, udp-lookup reuseport and connected6
 #   --keep-going  go on with the next boot when a boot fails
 #
 # Each round boots every kernel once, in the order given (base, patched,
@@ -98,21 +100,40 @@ done
 specs=()
 if [ -z "$scen_arg" ]; then
 	for s in $ALL_SCENARIOS; do
-		if [ -n "$quick" ] && [ "$s" = tc-matchall ]; then
-			specs+=("tc-matchall:1:100")
-		else
-			specs+=("$s")
+		if [ -n "$quick" ]; then
+			case $s in
+			tc-matchall) s=tc-matchall:1:100 ;;
+			nft-set) s=nft-set/hash+pipapo ;;
+			udp-lookup) s=udp-lookup/reuseport+connected6 ;;
+			esac
 		fi
+		specs+=("$s")
 	done
 else
 	case $scen_arg in ,* | *, | *,,*) die "bad --scenarios list '$scen_arg'" ;; esac
 	for s in ${scen_arg//,/ }; do
 		name=${s%%:*}
+		vs=
+		if [[ $name == */* ]]; then
+			vs=${name#*/}
+			name=${name%%/*}
+		fi
 		case " $ALL_SCENARIOS " in
 		*" $name "*) ;;
 		*) die "unknown scenario '$name' (known: ${ALL_SCENARIOS// /, })" ;;
 		esac
-		if [ "$name" != "$s" ]; then
+		if [[ ${s%%:*} == */* ]]; then
+			known=$(sed -n 's/^ALL_VARIANTS=//p' "$BENCH/scenarios/$name.sh")
+			[ -n "$known" ] || die "scenario '$name' has no variants"
+			case +$vs+ in *++*) die "bad variant list in '$s'" ;; esac
+			for v in ${vs//+/ }; do
+				case ",$known," in
+				*",$v,"*) ;;
+				*) die "unknown variant '$v' for $name (known: ${known//,/, })" ;;
+				esac
+			done
+		fi
+		if [[ $s == *:* ]]; then
 			IFS=: read -r -a ns <<<"${s#*:}"
 			[ ${#ns[@]} -gt 0 ] || die "bad sizes in '$s'"
 			for n in "${ns[@]}"; do

@@ -6,7 +6,8 @@
 #
 #   bench/guest-run.sh [--gates G[,G..]] [--duration S] SPEC...
 #
-# SPEC is SCENARIO or SCENARIO:N[:N...] (sizes passed as -n N,N...).
+# SPEC is SCENARIO[/VARIANT[+VARIANT...]][:N[:N...]]: variants are passed as
+# -v V,V... and sizes as -n N,N...
 # Prints, besides the scenarios' own RESULT/SKIP lines:
 #   BEGIN scenario=S             before each scenario
 #   FAIL scenario=S rc=RC reason=TEXT   when one fails (the others still run)
@@ -53,6 +54,11 @@ for spec in "${specs[@]}"; do
 	if [ "$name" != "$spec" ]; then
 		ns=${spec#*:}
 		args+=(-n "${ns//:/,}")
+	fi
+	if [[ $name == */* ]]; then
+		vs=${name#*/}
+		name=${name%%/*}
+		args+=(-v "${vs//+/,}")
 	fi
 	[ -n "$gates" ] && args+=(-g "$gates")
 	[ -n "$duration" ] && args+=(-d "$duration")

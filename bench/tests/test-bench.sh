@@ -37,6 +37,9 @@ err_case() { # err_case DESC EXPECTED-SUBSTRING ARGS...
 }
 err_case "unknown scenario" "bench: error: unknown scenario 'tc-bogus'" --kernels "$K" --scenarios tc-matchall,tc-bogus
 err_case "N <= 0" "bench: error: bad N '0' for tc-matchall" --kernels "$K" --scenarios tc-matchall:1:0
+err_case "unknown variant" "bench: error: unknown variant 'avl' for nft-set (known: hash, rbtree, bitmap, pipapo)" --kernels "$K" --scenarios nft-set/hash+avl
+err_case "variant of a scenario without variants" "bench: error: scenario 'tc-matchall' has no variants" --kernels "$K" --scenarios tc-matchall/x:1
+err_case "empty variant list" "bench: error: bad variant list in 'nft-set/'" --kernels "$K" --scenarios nft-set/
 err_case "rounds 0" "bench: error: bad --rounds '0'" --kernels "$K" --rounds 0
 err_case "missing kernel" "bench: error: kernel 'limit' missing: $tmp/k/nope" --kernels "base=$tmp/k/base,limit=$tmp/k/nope"
 err_case "missing default kernel path" "bench: error: kernel 'nosuch' missing:" --kernels nosuch
@@ -82,6 +85,24 @@ if [ -s "$tmp/r1/report.txt" ] && grep -q '^tc-matchall n=100 *1000000 *1500000 
 else
 	nok "report from the run" "$(cat "$tmp/r1/report.txt" 2>&1)"
 fi
+
+# ---- variants, and what --quick runs -----------------------------------------
+: >"$FAKE_LOG"
+out=$("$B" --rounds 1 --kernels "$K" --scenarios nft-set/hash+pipapo:10,egress-bpf --gates on \
+	--out "$tmp/rv" --no-report 2>&1)
+rc=$?
+got=$(grep '^[0-9]' "$tmp/rv/raw.csv" | grep -v egress-bpf | cut -d, -f3-7 | sort | paste -sd' ' -)
+want="base,none,nft-set,hash,10 base,none,nft-set,pipapo,10 limit,none,nft-set,hash,10 limit,none,nft-set,pipapo,10 patched,on,nft-set,hash,10 patched,on,nft-set,pipapo,10"
+if [ $rc -eq 0 ] && [ "$got" = "$want" ]; then
+	ok "SCENARIO/V+V:N runs just those variants at that size"
+else
+	nok "variant spec" "rc=$rc" "got:  $got" "want: $want" "$out"
+fi
+: >"$FAKE_LOG"
+"$B" --quick --rounds 1 --kernels "$K" --out "$tmp/rq" --no-report >/dev/null 2>&1
+got=$(sed -n 1p "$FAKE_LOG" | grep -o 'tc-matchall.*')
+want="tc-matchall:1:100 tc-mixed nft-set/hash+pipapo udp-lookup/reuseport+connected6 egress-bpf"
+if [ "$got" = "$want" ]; then ok "--quick scenario set: $got"; else nok "--quick scenario set" "got:  $got" "want: $want"; fi
 
 # ---- a guest panic ----------------------------------------------------------
 : >"$FAKE_LOG"

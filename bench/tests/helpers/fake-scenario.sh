@@ -5,11 +5,12 @@
 # scenario fail like a broken setup would.
 set -u
 scen=$(basename "$0" .sh)
-ns=1 gates=
+ns=1 gates= vs=-
 while getopts "n:c:d:g:v:" o; do
 	case $o in
 	n) ns=$OPTARG ;;
 	g) gates=$OPTARG ;;
+	v) vs=$OPTARG ;;
 	*) ;;
 	esac
 done
@@ -23,10 +24,12 @@ case $FAKE_KERNEL in
 *) pps=2000000 ;;
 esac
 for n in ${ns//,/ }; do
-	gl=${gates:-none}
-	for g in ${gl//,/ }; do
-		p=$pps
-		[ "$g" = off ] && p=1000000
-		echo "RESULT v=1 scenario=$scen variant=- n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0"
+	for v in ${vs//,/ }; do
+		gl=${gates:-none}
+		for g in ${gl//,/ }; do
+			p=$pps
+			[ "$g" = off ] && p=1000000
+			echo "RESULT v=1 scenario=$scen variant=$v n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0"
+		done
 	done
 done
