@@ -7,6 +7,9 @@ CACHE=${THUNKLESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/thunkless}
 KVER=${KVER:-6.1}
 PATCHDIR=${THUNKLESS_PATCHDIR:-$TOP/patches/$KVER}
 TESTPATCHDIR=$TOP/test-patches/$KVER
+# The upstream release whose own tc wrapper "make bench-upstream" compares
+# against: test-patches/<it>/BASE names its linux-source package.
+UPSTREAM_KVER=${UPSTREAM_KVER:-6.12}
 TREE=${TREE:-$BUILD/linux}
 JOBS=${JOBS:-$(nproc)}
 
@@ -36,9 +39,10 @@ tgit() {
 	git -C "$TREE" -c advice.detachedHead=false -c core.abbrev=12 "$@"
 }
 
-# base_pkg / base_ver: read patches/<kver>/BASE ("<package> <version>").
+# read_base [FILE]: set BASE_PKG and BASE_VER from FILE, by default
+# patches/<kver>/BASE ("<package> <version>").
 read_base() {
-	local f=$PATCHDIR/BASE
+	local f=${1:-$PATCHDIR/BASE}
 	[ -r "$f" ] || die "no base recorded: $f is missing"
 	read -r BASE_PKG BASE_VER <"$f" || true
 	[ -n "${BASE_PKG:-}" ] && [ -n "${BASE_VER:-}" ] ||
@@ -47,6 +51,40 @@ read_base() {
 	linux-source-[0-9]*) ;;
 	*) die "malformed $f: '$BASE_PKG' is not a linux-source package" ;;
 	esac
+}
+
+# unpack_base DEB DIR BRANCH: extract the linux-source tarball of the
+# package DEB into DIR (replacing DIR) and make DIR a git repository with one
+# commit on BRANCH, tagged "base", recording "$BASE_PKG $BASE_VER" in its
+# config as thunkless.base.
+unpack_base() {
+	local deb=$1 dest=$2 branch=$3 tmp src r
+	command -v dpkg-deb >/dev/null || die "dpkg-deb not found (this harness expects Debian)"
+	info "unpacking $(basename "$deb")"
+	mkdir -p "$(dirname "$dest")"
+	tmp=$(dirname "$dest")/unpack.$$
+	rm -rf "$tmp" && mkdir -p "$tmp"
+	dpkg-deb --fsys-tarfile "$deb" 2>/dev/null |
+		tar -xf - -C "$tmp" --wildcards '*usr/src/linux-source-*.tar.xz' 2>/dev/null ||
+		{ rm -rf "$tmp"; die "corrupt package $deb: no linux-source tarball inside"; }
+	tar -xJf "$tmp"/usr/src/linux-source-*.tar.xz -C "$tmp" 2>"$tmp.err" ||
+		{ r=$(head -n1 "$tmp.err"); rm -rf "$tmp" "$tmp.err"; die "corrupt tarball in $deb: $r"; }
+	rm -f "$tmp.err" "$tmp"/usr/src/linux-source-*.tar.xz
+	src=$(find "$tmp" -maxdepth 1 -mindepth 1 -type d -name 'linux-source-*' | head -n1)
+	[ -n "$src" ] && [ -f "$src/Makefile" ] || { rm -rf "$tmp"; die "corrupt tarball in $deb: no kernel Makefile"; }
+	rm -rf "$dest"
+	mv "$src" "$dest"
+	rm -rf "$tmp"
+	info "creating git repository in $dest"
+	git -C "$dest" init -q -b "$branch"
+	git -C "$dest" config user.name "$GIT_COMMITTER_NAME"
+	git -C "$dest" config user.email "$GIT_COMMITTER_EMAIL"
+	git -C "$dest" config core.autocrlf false
+	git -C "$dest" config gc.auto 0
+	git -C "$dest" add -A -f .
+	GIT_AUTHOR_DATE=$GIT_COMMITTER_DATE git -C "$dest" commit -q -m "base: $BASE_PKG $BASE_VER"
+	git -C "$dest" tag base
+	git -C "$dest" config thunkless.base "$BASE_PKG $BASE_VER"
 }
 
 # series_list DIR: the patch files named by DIR/series, in order.
