@@ -5,6 +5,9 @@
 # plus the fragments, in order, then check that every symbol a fragment asks
 # for has that value.  A fragment line "#@ unverified: GLOB..." exempts the
 # matching symbols of earlier fragments (a variant that turns off a parent).
+# "#@ may-be-absent: GLOB..." exempts them only where no Kconfig file of the
+# source tree defines the symbol (a symbol another kernel release removed);
+# where the tree defines it, it is checked as usual.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -46,13 +49,25 @@ bad=$(awk -v skip=" ${CONFIG_NOVERIFY:-} " '
 		}
 		next
 	}
-	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); v = $0; sub(/^[^=]*=/, "", v); want[s] = v; src[s] = fi; next }
-	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = "n"; src[$2] = fi; next }
-	END { for (s in want) print s, want[s] }
-' "$@" | while read -r sym val; do
+	/^#@ may-be-absent:/ {
+		for (i = 3; i <= NF; i++) {
+			g = $i; gsub(/\*/, ".*", g)
+			for (s in want) if (s ~ ("^" g "$") && src[s] < fi) opt[s] = 1
+		}
+		next
+	}
+	/^CONFIG_[A-Za-z0-9_]+=/ { s = $0; sub(/=.*/, "", s); v = $0; sub(/^[^=]*=/, "", v); want[s] = v; src[s] = fi; delete opt[s]; next }
+	/^# CONFIG_[A-Za-z0-9_]+ is not set/ { want[$2] = "n"; src[$2] = fi; delete opt[$2]; next }
+	END { for (s in want) print s, want[s], (s in opt) }
+' "$@" | while read -r sym val opt; do
 	got=$(grep -E "^$sym=" "$out/.config" | head -n1 | cut -d= -f2-)
 	[ -n "$got" ] || got=n
-	[ "$got" = "$val" ] || echo "$sym=$val (got $got)"
+	[ "$got" = "$val" ] && continue
+	if [ "$opt" = 1 ] && ! grep -rqsE "^[[:space:]]*(menu)?config[[:space:]]+${sym#CONFIG_}[[:space:]]*$" \
+		--include='Kconfig*' "${SRC:-$TREE}"; then
+		continue
+	fi
+	echo "$sym=$val (got $got)"
 done | sort | tr '\n' ' ')
 [ -z "$bad" ] || die "config symbols did not stick in $out/.config: $bad"
 exit 0
