@@ -3,10 +3,11 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all help deps tree export build bench bench-quick check clean distclean
+.PHONY: all help deps tree export build bench bench-quick bench-upstream check clean distclean
 
 help:
 	@echo "make bench     build base/patched/limit UML kernels, run the pktgen A/B benchmark"
+	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
 	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
@@ -32,6 +33,11 @@ bench:
 
 bench-quick:
 	@$(S)/bench.sh --quick $(BENCHFLAGS)
+
+# Against upstream 6.12's tc wrapper: um-upstream and um-upstream-limit
+# (configs/profiles) join base, patched and limit; not part of "make check".
+bench-upstream:
+	@$(S)/bench.sh --upstream --scenarios tc-matchall:1:100 --gates on $(BENCHFLAGS)
 
 check:
 	@$(S)/check.sh $(CHECKFLAGS)

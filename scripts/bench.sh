@@ -1,15 +1,28 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh [bench/bench.sh options]: install what is missing, build the three
-# UML kernels (base, patched, limit; cached), then run the pktgen A/B
-# benchmark.  Options are passed to bench/bench.sh (--quick, --rounds R, ...).
+# bench.sh [--upstream] [bench/bench.sh options]: install what is missing,
+# build the three UML kernels (base, patched, limit; cached), then run the
+# pktgen A/B benchmark.  Options are passed to bench/bench.sh (--quick,
+# --rounds R, ...).
+#
+# --upstream (make bench-upstream) also builds um-upstream and
+# um-upstream-limit (upstream 6.12 with its own tc wrapper, with and without
+# retpolines; cached) and measures them too, as kernels "upstream" and
+# "upstream-limit", ahead of the options given (a later --kernels wins).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
+kernels=(um-base um-patched um-limit)
+extra=()
+if [ "${1:-}" = --upstream ]; then
+	shift
+	kernels+=(um-upstream um-upstream-limit)
+	extra=(--kernels "base,patched,limit,upstream=$BUILD/out/um-upstream/linux,upstream-limit=$BUILD/out/um-upstream-limit/linux")
+fi
 "$TOP/scripts/deps.sh" build bench uml
 "$TOP/scripts/tree.sh"
-for k in um-base um-patched um-limit; do
+for k in "${kernels[@]}"; do
 	"$TOP/scripts/build.sh" "$k" >/dev/null
 done
 make -s -C "$TOP/bench" report >/dev/null || die "building the report tool failed"
-exec "$TOP/bench/bench.sh" "$@"
+exec "$TOP/bench/bench.sh" "${extra[@]}" "$@"
