@@ -43,12 +43,21 @@
  * of each column over the rows that have base, patched and limit (the
  * kernels present in the data).
  *
+ * Other kernels: when the data has kernels besides base, patched and limit
+ * (make bench-upstream: "upstream" and "upstream-limit"), a second table
+ * follows, one line per row: each other kernel's median pps (best gate, as
+ * for patched) and CV%, in order of first appearance; then, for each pair
+ * NAME and NAME-limit among them, NAME's median as a percentage of
+ * NAME-limit's ("% of own limit"), and patched's median as a percentage of
+ * limit's for comparison.  Its rows are flagged '!' like the main table's
+ * (--strict looks at the main table only).
+ *
  * Outputs, in --out (default: the directory of RAW.csv): report.txt (the
- * table, also on stdout), summary.csv (one line per row, empty field for
- * missing), summary.json (rows, groups with all statistics, run status),
- * chart.dat and chart.gp (gnuplot: median pps per row for the three
- * kernels, log scale) and, when gnuplot is installed and --no-plot is not
- * given, chart.png (gnuplot's messages go to chart.log).
+ * tables, also on stdout), summary.csv (one line per row of the main table,
+ * empty field for missing), summary.json (rows, other_kernels, groups with
+ * all statistics, run status), chart.dat and chart.gp (gnuplot: median pps
+ * per row for the three kernels, log scale) and, when gnuplot is installed
+ * and --no-plot is not given, chart.png (gnuplot's messages go to chart.log).
  *
  * Exit status: 0 ok; 1 bad input or output error; 2 usage; 3 with --strict
  * when the run is incomplete or a row is flagged.
@@ -110,6 +119,10 @@ static int complete, incomplete;
 static char incomplete_reason[256];
 static double cv_bound = 3.0;
 static const char *role[3] = { "base", "patched", "limit" };
+/* kernels other than the three roles, and the index of each one's NAME-limit */
+static const char **others;
+static int *other_limit;
+static size_t nothers;
 
 static void die(const char *fmt, ...)
 {
@@ -477,6 +490,67 @@ static double tax_pct(double base, double patched, double limit)
 	return 100 * (patched - base) / (limit - base);
 }
 
+/* a as a percentage of b: patched of limit, NAME of NAME-limit */
+static double pct_of(double a, double b)
+{
+	if (isnan(a) || isnan(b) || b <= 0)
+		return NAN;
+	return 100 * a / b;
+}
+
+static const char *fmt_pct_of(char *buf, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.1f", v);
+	return buf;
+}
+
+/* The kernels that are not base, patched or limit, in order of appearance. */
+static void find_others(void)
+{
+	size_t i, j;
+
+	for (i = 0; i < ngroups; i++) {
+		const char *k = groups[i].kernel;
+		int known = 0;
+
+		for (j = 0; j < 3; j++)
+			known |= !strcmp(k, role[j]);
+		for (j = 0; j < nothers; j++)
+			known |= !strcmp(k, others[j]);
+		if (known)
+			continue;
+		others = xrealloc(others, (nothers + 1) * sizeof(*others));
+		others[nothers++] = k;
+	}
+	other_limit = xrealloc(other_limit, nothers * sizeof(*other_limit));
+	for (i = 0; i < nothers; i++) {
+		size_t len = strlen(others[i]);
+
+		other_limit[i] = -1;
+		for (j = 0; j < nothers; j++)
+			if (strlen(others[j]) == len + 6 &&
+			    !strncmp(others[j], others[i], len) &&
+			    !strcmp(others[j] + len, "-limit"))
+				other_limit[i] = (int)j;
+	}
+}
+
+static int other_flagged(const struct row *r)
+{
+	size_t k;
+
+	for (k = 0; k < nothers; k++) {
+		const struct group *g = pick(r, others[k], 0);
+
+		if (g && !isnan(g->cv) && g->cv > cv_bound)
+			return 1;
+	}
+	return 0;
+}
+
 static void row_label(char *buf, size_t sz, const struct row *r)
 {
 	if (!strcmp(r->variant, "-"))
@@ -528,6 +602,66 @@ static double col_hmean(int c, int *used)
 	}
 	*used = n;
 	return n ? n / inv : NAN;
+}
+
+static int imax(int a, int b)
+{
+	return a > b ? a : b;
+}
+
+/* The second table: the other kernels, and each one's % of its own limit. */
+static void write_other_table(FILE *out)
+{
+	char lab[3 * NAMELEN + 32], b[32], head[NAMELEN + 16];
+	size_t i, k;
+	int nflag = 0, w;
+
+	if (!nothers)
+		return;
+	fprintf(out, "\nother kernels: median pps and CV%%; NAME %%lim = %% of own limit: "
+		"NAME / NAME-limit, %s / %s\n\n", role[1], role[2]);
+	fprintf(out, "%-28s", "scenario");
+	for (k = 0; k < nothers; k++)
+		fprintf(out, " %*s %5s", imax(10, (int)strlen(others[k])),
+			others[k], "CV%");
+	for (k = 0; k < nothers; k++) {
+		if (other_limit[k] < 0)
+			continue;
+		snprintf(head, sizeof(head), "%s %%lim", others[k]);
+		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
+	}
+	snprintf(head, sizeof(head), "%s %%lim", role[1]);
+	fprintf(out, " %*s\n", imax(7, (int)strlen(head)), head);
+	for (i = 0; i < nrows; i++) {
+		const struct row *r = &rows[i];
+		int fl = other_flagged(r);
+
+		nflag += fl;
+		row_label(lab, sizeof(lab), r);
+		fprintf(out, "%-28s", lab);
+		for (k = 0; k < nothers; k++) {
+			const struct group *g = pick(r, others[k], 0);
+
+			fprintf(out, " %*s", imax(10, (int)strlen(others[k])),
+				fmt_pps(b, sizeof(b), med(g)));
+			fprintf(out, " %5s", fmt_cv(b, sizeof(b), g));
+		}
+		for (k = 0; k < nothers; k++) {
+			if (other_limit[k] < 0)
+				continue;
+			w = imax(7, (int)strlen(others[k]) + 5);
+			fprintf(out, " %*s", w, fmt_pct_of(b, sizeof(b),
+				pct_of(med(pick(r, others[k], 0)),
+				       med(pick(r, others[other_limit[k]], 0)))));
+		}
+		w = imax(7, (int)strlen(role[1]) + 5);
+		fprintf(out, " %*s%s\n", w, fmt_pct_of(b, sizeof(b),
+			pct_of(med(r->g[C_PATCHED]), med(r->g[C_LIMIT]))),
+			fl ? " !" : "");
+	}
+	if (nflag)
+		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
+			nflag, cv_bound);
 }
 
 static void write_table(FILE *out, const char *raw)
@@ -582,6 +716,7 @@ static void write_table(FILE *out, const char *raw)
 	if (nflag)
 		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
 			nflag, cv_bound);
+	write_other_table(out);
 }
 
 static void csv_num(FILE *f, double v, const char *fmt)
@@ -644,6 +779,69 @@ static void json_str(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* "other_kernels": the second table (kernels, pairs, one entry per row) */
+static void write_json_others(FILE *f)
+{
+	size_t i, k;
+	int first;
+
+	fputs("  \"other_kernels\": {\"kernels\": [", f);
+	for (k = 0; k < nothers; k++) {
+		if (k)
+			fputs(", ", f);
+		json_str(f, others[k]);
+	}
+	fputs("], \"pairs\": {", f);
+	for (k = 0, first = 1; k < nothers; k++) {
+		if (other_limit[k] < 0)
+			continue;
+		if (!first)
+			fputs(", ", f);
+		first = 0;
+		json_str(f, others[k]);
+		fputs(": ", f);
+		json_str(f, others[other_limit[k]]);
+	}
+	fputs("}, \"rows\": [", f);
+	for (i = 0; nothers && i < nrows; i++) {
+		const struct row *r = &rows[i];
+
+		fputs(i ? ",\n" : "\n", f);
+		fputs("    {\"scenario\": ", f);
+		json_str(f, r->scen);
+		fputs(", \"variant\": ", f);
+		json_str(f, r->variant);
+		fprintf(f, ", \"n\": %llu, ", r->n);
+		json_num(f, "patched_pct_of_limit",
+			 pct_of(med(r->g[C_PATCHED]), med(r->g[C_LIMIT])), "%.2f", 1);
+		fputs("\"kernels\": {", f);
+		for (k = 0; k < nothers; k++) {
+			const struct group *g = pick(r, others[k], 0);
+
+			if (k)
+				fputs(", ", f);
+			json_str(f, others[k]);
+			if (!g) {
+				fputs(": null", f);
+				continue;
+			}
+			fputs(": {\"gate\": ", f);
+			json_str(f, g->gate);
+			fputs(", ", f);
+			json_num(f, "pps", g->median, "%.0f", 1);
+			json_num(f, "cv_pct", g->cv, "%.2f", other_limit[k] >= 0);
+			if (other_limit[k] >= 0)
+				json_num(f, "pct_of_own_limit",
+					 pct_of(g->median,
+						med(pick(r, others[other_limit[k]], 0))),
+					 "%.2f", 0);
+			fputc('}', f);
+		}
+		fprintf(f, "}, \"flagged\": %s}", other_flagged(r) ? "true" : "false");
+	}
+	fputs(nothers && nrows ? "\n  ]},\n" : "]},\n", f);
 }
 
 static void write_json(const char *dir, const char *raw)
@@ -710,7 +908,9 @@ static void write_json(const char *dir, const char *raw)
 		fprintf(f, "\"flagged\": %s}%s\n", flagged(r) ? "true" : "false",
 			i + 1 < nrows ? "," : "");
 	}
-	fputs("  ],\n  \"groups\": [\n", f);
+	fputs("  ],\n", f);
+	write_json_others(f);
+	fputs("  \"groups\": [\n", f);
 	for (i = 0; i < ngroups; i++) {
 		const struct group *g = &groups[i];
 
@@ -880,6 +1080,7 @@ int main(int argc, char **argv)
 		rows[r].g[C_OFF] = pick(&rows[r], role[1], 1);
 		nflag += flagged(&rows[r]);
 	}
+	find_others();
 
 	if (!outdir) {
 		const char *slash;

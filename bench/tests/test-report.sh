@@ -175,6 +175,108 @@ else
 	check "no gnuplot: says so, still exits 0" grep -q "gnuplot not installed" "$tmp/err"
 fi
 
+check "no other kernels: no second table" [ "$(grep -c '^other kernels' "$good/report.txt")" -eq 0 ]
+check "no other kernels: empty other_kernels in summary.json" \
+	grep -qF '"other_kernels": {"kernels": [], "pairs": {}, "rows": []},' "$good/summary.json"
+
+# ---- other kernels (make bench-upstream) ------------------------------------
+oth=$tmp/oth
+mkdir -p "$oth"
+{
+	echo "# thunkless bench raw v1"
+	echo "$HDR"
+	# tc-matchall n=1, 3 rounds: base patched limit upstream upstream-limit
+	r=1
+	for v in "6900000 7600000 8600000 7000000 8500000" \
+		"6920000 7650000 8700000 7400000 8600000" \
+		"6940000 7700000 8800000 7800000 8700000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 1 "$1"
+		rec $r patched on tc-matchall - 1 "$2"
+		rec $r limit none tc-matchall - 1 "$3"
+		rec $r upstream none tc-matchall - 1 "$4"
+		rec $r upstream-limit none tc-matchall - 1 "$5"
+		r=$((r + 1))
+	done
+	# a kernel without a NAME-limit partner, in the n=1 row only
+	rec 1 other none tc-matchall - 1 5000000
+	r=1
+	for v in "380000 1190000 1240000 1000000 1240000" \
+		"384000 1200000 1250000 1010000 1250000" \
+		"388000 1210000 1260000 1020000 1260000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 100 "$1"
+		rec $r patched on tc-matchall - 100 "$2"
+		rec $r limit none tc-matchall - 100 "$3"
+		rec $r upstream none tc-matchall - 100 "$4"
+		rec $r upstream-limit none tc-matchall - 100 "$5"
+		r=$((r + 1))
+	done
+	echo "# complete"
+} >"$oth/raw.csv"
+out=$("$R" --no-plot "$oth/raw.csv" 2>"$tmp/err")
+check "other kernels: exits 0, nothing on stderr" [ $? -eq 0 ] && [ ! -s "$tmp/err" ]
+second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+orow() { # orow LABEL: the second table's line of LABEL, fields squeezed
+	echo "$second" | grep "^$1 " | tr -s ' '
+}
+got=$(echo "$out" | sed '/^other kernels:/,$d' | grep "^tc-matchall n=100 " | tr -s ' ')
+check "other kernels: main table unchanged (n=100 row)" \
+	[ "$got" = "tc-matchall n=100 384000 1200000 +212.5 1250000 +94.2 - - 1.0/0.8/0.8/-" ] ||
+	echo "#   got '$got'"
+want="scenario upstream CV% upstream-limit CV% other CV% upstream %lim patched %lim"
+got=$(echo "$second" | grep "^scenario" | tr -s ' ')
+check "second table header: kernels in order of appearance, pairs, patched" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+# n=1: upstream 7000000 [7400000] 7800000, mean 7400000, stdev 400000 ->
+#   CV 5.4% > 3% -> '!'; upstream-limit [8600000], stdev 100000 -> 1.2%;
+#   other: one sample, CV '-'; upstream %lim 7400000/8600000 = 86.0;
+#   patched %lim 7650000/8700000 = 87.9
+want="tc-matchall n=1 7400000 5.4 8600000 1.2 5000000 - 86.0 87.9 !"
+got=$(orow "tc-matchall n=1")
+check "second table n=1: medians, CV, % of own limit, flag" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+# n=100: upstream [1010000], stdev 10000 -> CV 1.0%; upstream-limit
+#   [1250000] -> 0.8%; other missing; 1010000/1250000 = 80.8;
+#   patched 1200000/1250000 = 96.0
+want="tc-matchall n=100 1010000 1.0 1250000 0.8 - - 80.8 96.0"
+got=$(orow "tc-matchall n=100")
+check "second table n=100: missing kernel prints '-'" [ "$got" = "$want" ] ||
+	echo "#   got '$got'"
+check "second table: flag footnote" \
+	[ "$(echo "$second" | grep -c "^! 1 row(s) with CV above 3.0%")" -eq 1 ]
+"$R" --no-plot --strict "$oth/raw.csv" >/dev/null 2>&1
+check "--strict ignores the second table's flags" [ $? -eq 0 ]
+check "other kernels: report.txt has the second table" grep -q "^other kernels:" "$oth/report.txt"
+check "other kernels: summary.csv keeps its 2 rows + header" [ "$(wc -l <"$oth/summary.csv")" -eq 3 ]
+if command -v python3 >/dev/null; then
+	j=$(python3 - "$oth/summary.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))["other_kernels"]
+r1, r100 = o["rows"]
+print(o["kernels"], o["pairs"], len(o["rows"]),
+      r1["n"], r1["patched_pct_of_limit"], r1["flagged"],
+      r1["kernels"]["upstream"]["pps"], r1["kernels"]["upstream"]["cv_pct"],
+      r1["kernels"]["upstream"]["pct_of_own_limit"],
+      r1["kernels"]["upstream-limit"]["pps"], r1["kernels"]["other"]["cv_pct"],
+      "pct_of_own_limit" in r1["kernels"]["upstream-limit"],
+      r100["patched_pct_of_limit"], r100["kernels"]["upstream"]["pct_of_own_limit"],
+      r100["kernels"]["other"], r100["flagged"])
+PY
+)
+	want="['upstream', 'upstream-limit', 'other'] {'upstream': 'upstream-limit'} 2 1 87.93 True 7400000 5.41 86.05 8600000 None False 96.0 80.8 None False"
+	check "summary.json: other_kernels" [ "$j" = "$want" ] || echo "#   got '$j'"
+else
+	ok "summary.json: other_kernels: skipped (no python3)"
+fi
+# a renamed role is not an "other" kernel: with --limit upstream-limit the
+# others are limit, upstream and other, and upstream has no pair
+"$R" --no-plot --limit upstream-limit --out "$tmp" "$oth/raw.csv" >"$tmp/ren2" 2>&1
+check "--limit NAME: the role's kernel leaves the second table" \
+	grep -q "^scenario  *limit  *CV%  *upstream  *CV%  *other  *CV%  *patched %lim$" "$tmp/ren2"
+
 # ---- incomplete runs ---------------------------------------------------------
 inc=$tmp/inc
 mkdir -p "$inc"
