@@ -444,22 +444,24 @@ static int flagged(const struct row *r)
 }
 
 /* Formatting helpers: '-' for missing values. */
-static const char *fmt_pps(char *buf, size_t sz, double v)
+static const char *fmt_num(char *buf, size_t sz, double v, int decimals,
+			   int sign)
 {
 	if (isnan(v))
 		snprintf(buf, sz, "-");
 	else
-		snprintf(buf, sz, "%.0f", v);
+		snprintf(buf, sz, sign ? "%+.*f" : "%.*f", decimals, v);
 	return buf;
+}
+
+static const char *fmt_pps(char *buf, size_t sz, double v)
+{
+	return fmt_num(buf, sz, v, 0, 0);
 }
 
 static const char *fmt_pct(char *buf, size_t sz, double v)
 {
-	if (isnan(v))
-		snprintf(buf, sz, "-");
-	else
-		snprintf(buf, sz, "%+.1f", v);
-	return buf;
+	return fmt_num(buf, sz, v, 1, 1);
 }
 
 static const char *fmt_cv(char *buf, size_t sz, const struct group *g)
@@ -500,11 +502,7 @@ static double pct_of(double a, double b)
 
 static const char *fmt_pct_of(char *buf, size_t sz, double v)
 {
-	if (isnan(v))
-		snprintf(buf, sz, "-");
-	else
-		snprintf(buf, sz, "%.1f", v);
-	return buf;
+	return fmt_num(buf, sz, v, 1, 0);
 }
 
 /* The kernels that are not base, patched or limit, in order of appearance. */
