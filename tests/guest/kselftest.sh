@@ -3,7 +3,7 @@
 # Runs inside the guest: one selftest, once per direct-calls gate state.
 #
 #   kselftest.sh [-g "on off"] [-o REGEX] [-m MIN] [-f REGEX] [-e VAR=VALUE]
-#                -- PROG [ARG...]
+#                [-n] -- PROG [ARG...]
 #
 # -g  gate states to run PROG under (net.core.direct_calls); "-" leaves
 #     the gate alone (the test sets it itself).
@@ -12,12 +12,15 @@
 # -f  a line matching REGEX is a failed subtest (default: TAP "not ok",
 #     "[FAIL]").
 # -e  export VAR=VALUE to PROG (repeatable).
+# -n  run PROG in a new network namespace each time (loopback up), so that
+#     sockets an earlier run left behind (TCP TIME_WAIT on a fixed port)
+#     cannot make the next run's bind() fail.
 # Exit 0 when every run exited 0 with at least MIN passes and no failure
 # line, 4 when PROG reported a skip (exit 4) for every run, 1 otherwise.
 set -u
 GATE=/proc/sys/net/core/direct_calls
 GATE_ACTIVE=/proc/sys/net/core/direct_calls_active
-modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]'
+modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-g) modes=$2; shift 2 ;;
@@ -25,6 +28,7 @@ while [ $# -gt 0 ]; do
 	-m) min=$2; shift 2 ;;
 	-f) failre=$2; shift 2 ;;
 	-e) export "${2?}"; shift 2 ;;
+	-n) netns=1; shift ;;
 	--) shift; break ;;
 	*) echo "kselftest: unknown option '$1'"; exit 1 ;;
 	esac
@@ -46,7 +50,12 @@ for m in $modes; do
 		echo "# direct_calls=$m active=$(cat "$GATE_ACTIVE")"
 	fi
 	log=$(mktemp)
-	"$@" 2>&1 | tee "$log"
+	if [ -n "$netns" ]; then
+		# shellcheck disable=SC2016
+		unshare -n -- sh -c 'ip link set lo up && exec "$@"' sh "$@" 2>&1 | tee "$log"
+	else
+		"$@" 2>&1 | tee "$log"
+	fi
 	r=${PIPESTATUS[0]}
 	nok=$(grep -cE "$okre" "$log")
 	nfail=$(grep -cE "$failre" "$log")
