@@ -112,17 +112,14 @@ if [ -z "$scen_arg" ]; then
 else
 	case $scen_arg in ,* | *, | *,,*) die "bad --scenarios list '$scen_arg'" ;; esac
 	for s in ${scen_arg//,/ }; do
-		name=${s%%:*}
-		vs=
-		if [[ $name == */* ]]; then
-			vs=${name#*/}
-			name=${name%%/*}
-		fi
+		head=${s%%:*}
+		name=${head%%/*}
 		case " $ALL_SCENARIOS " in
 		*" $name "*) ;;
 		*) die "unknown scenario '$name' (known: ${ALL_SCENARIOS// /, })" ;;
 		esac
-		if [[ ${s%%:*} == */* ]]; then
+		if [ "$head" != "$name" ]; then
+			vs=${head#*/}
 			known=$(sed -n 's/^ALL_VARIANTS=//p' "$BENCH/scenarios/$name.sh")
 			[ -n "$known" ] || die "scenario '$name' has no variants"
 			case +$vs+ in *++*) die "bad variant list in '$s'" ;; esac

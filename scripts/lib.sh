@@ -56,9 +56,13 @@ read_base() {
 # unpack_base DEB DIR BRANCH: extract the linux-source tarball of the
 # package DEB into DIR (replacing DIR) and make DIR a git repository with one
 # commit on BRANCH, tagged "base", recording "$BASE_PKG $BASE_VER" in its
-# config as thunkless.base.
+# config as thunkless.base.  BASE_VER is set from DEB's name
+# (<package>_<version>_all.deb: fetch-base.sh may have fallen back to
+# another version than BASE recorded).
 unpack_base() {
-	local deb=$1 dest=$2 branch=$3 tmp src r
+	local deb=$1 dest=$2 branch=$3 tmp src r v
+	v=$(basename "$deb" _all.deb)
+	BASE_VER=${v#*_}
 	command -v dpkg-deb >/dev/null || die "dpkg-deb not found (this harness expects Debian)"
 	info "unpacking $(basename "$deb")"
 	mkdir -p "$(dirname "$dest")"

@@ -28,8 +28,6 @@ upstream+test)
 		! tgit rev-parse -q --verify base >/dev/null; then
 		# BASE_VERSION is for the series' base; never for this tree.
 		deb=$(env -u BASE_VERSION "$TOP/scripts/fetch-base.sh" "$TESTPATCHDIR/BASE")
-		v=$(basename "$deb" _all.deb)
-		BASE_VER=${v#*_}
 		rm -f "$TREE.stamp"
 		unpack_base "$deb" "$TREE" upstream
 	fi

@@ -38,8 +38,6 @@ if [ -d "$TREE/.git" ] && [ "$(tgit config thunkless.base 2>/dev/null)" = "$want
 	fi
 else
 	deb=$("$TOP/scripts/fetch-base.sh")
-	v=$(basename "$deb" _all.deb)
-	BASE_VER=${v#*_}
 	unpack_base "$deb" "$TREE" series
 fi
 apply_series
