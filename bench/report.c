@@ -602,6 +602,14 @@ static double col_hmean(int c, int *used)
 	return n ? n / inv : NAN;
 }
 
+/* The footnote under a table with flagged rows. */
+static void flag_note(FILE *out, int nflag)
+{
+	if (nflag)
+		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
+			nflag, cv_bound);
+}
+
 static int imax(int a, int b)
 {
 	return a > b ? a : b;
@@ -657,9 +665,7 @@ static void write_other_table(FILE *out)
 			pct_of(med(r->g[C_PATCHED]), med(r->g[C_LIMIT]))),
 			fl ? " !" : "");
 	}
-	if (nflag)
-		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
-			nflag, cv_bound);
+	flag_note(out, nflag);
 }
 
 static void write_table(FILE *out, const char *raw)
@@ -711,9 +717,7 @@ static void write_table(FILE *out, const char *raw)
 		fmt_pct(b[2], 32, diff_pct(hp, hb)), fmt_pps(b[3], 32, hl),
 		fmt_pct(b[4], 32, tax_pct(hb, hp, hl)), fmt_pps(b[5], 32, ho),
 		fmt_pct(b[6], 32, diff_pct(ho, hb)));
-	if (nflag)
-		fprintf(out, "\n! %d row(s) with CV above %.1f%%: noisy, rerun before quoting\n",
-			nflag, cv_bound);
+	flag_note(out, nflag);
 	write_other_table(out);
 }
 

@@ -20,6 +20,9 @@ check() { # check DESC COND...
 	shift
 	if "$@"; then ok "$d"; else nok "$d" "command: $*"; fi
 }
+check_eq() { # check_eq DESC WANT GOT
+	if [ "$3" = "$2" ]; then ok "$1"; else nok "$1" "want '$2'" "got  '$3'"; fi
+}
 
 HDR="ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
 
@@ -95,26 +98,23 @@ row() { # row LABEL: the table line of LABEL, fields squeezed
 #   CV patched 1.4%, limit 0.4%, off 0.8%
 want="tc-matchall n=100 384000 805000 +109.6 854000 +89.6 385000 +0.3 1.0/1.4/0.4/0.8"
 got=$(row "tc-matchall n=100")
-check "n=100 row: medians, diff, tax, off, CV" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "n=100 row: medians, diff, tax, off, CV" "$want" "$got"
 # tc-matchall n=1, even count: base 5700000 5720000 | 5740000 5760000 ->
 # (5720000+5740000)/2 = 5730000; patched 6000000 6050000 | 6100000 6150000
 # -> 6075000; diff 345000/5730000 = +6.0%; no limit, no off -> '-'
 want="tc-matchall n=1 5730000 6075000 +6.0 - - - - 0.5/1.1/-/-"
 got=$(row "tc-matchall n=1")
-check "n=1 row: even-count median, missing limit/off print '-'" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "n=1 row: even-count median, missing limit/off print '-'" "$want" "$got"
 # egress-bpf: base 800000 [1000000] 1200000, mean 1e6, stdev 200000 -> CV
 # 20% > 3% -> flagged; patched gate=auto picked (no gate=on)
 want="egress-bpf n=1 1000000 1100000 +10.0 - - - - 20.0/0.0/-/- !"
 got=$(row "egress-bpf n=1")
-check "noisy row flagged, not hidden; gate=auto used for patched" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "noisy row flagged, not hidden; gate=auto used for patched" "$want" "$got"
 check "flag footnote" grep -q "^! 1 row(s) with CV above 3.0%" "$good/report.txt"
 # nft-set/hash: single samples, CV '-'; tax = 100000/200000 = +50.0%
 want="nft-set/hash n=1000 200000 300000 +50.0 400000 +50.0 - - -/-/-/-"
 got=$(row "nft-set/hash n=1000")
-check "single-sample row" [ "$got" = "$want" ] || echo "#   got '$got'"
+check_eq "single-sample row" "$want" "$got"
 # harmonic mean over the rows with base, patched and limit (n=100, hash):
 #   base 2/(1/384000 + 1/200000) = 263014, patched 2/(1/805000 + 1/300000)
 #   = 437104, limit 2/(1/854000 + 1/400000) = 544817;
@@ -122,7 +122,7 @@ check "single-sample row" [ "$got" = "$want" ] || echo "#   got '$got'"
 #   row has no gate=off)
 want="harmonic mean (2 rows) 263014 437104 +66.2 544817 +61.8 - -"
 got=$(echo "$out" | grep "^harmonic mean" | tr -s ' ')
-check "harmonic mean row" [ "$got" = "$want" ] || echo "#   got '$got'"
+check_eq "harmonic mean row" "$want" "$got"
 if grep -q INCOMPLETE "$good/report.txt"; then nok "complete run: no INCOMPLETE banner"; else ok "complete run: no INCOMPLETE banner"; fi
 
 # summary.csv
@@ -148,8 +148,7 @@ print(d["complete"], d["records"], len(d["rows"]), len(d["groups"]),
       g[("tc-matchall", 1, "base", "none")]["samples"])
 PY
 )
-	check "summary.json: values" [ "$j" = "True 37 4 11 89.57 None True 384000.0 384369.3 4" ] ||
-		echo "#   got '$j'"
+	check_eq "summary.json: values" "True 37 4 11 89.57 None True 384000.0 384369.3 4" "$j"
 else
 	ok "summary.json: skipped (no python3)"
 fi
@@ -223,28 +222,23 @@ orow() { # orow LABEL: the second table's line of LABEL, fields squeezed
 	echo "$second" | grep "^$1 " | tr -s ' '
 }
 got=$(echo "$out" | sed '/^other kernels:/,$d' | grep "^tc-matchall n=100 " | tr -s ' ')
-check "other kernels: main table unchanged (n=100 row)" \
-	[ "$got" = "tc-matchall n=100 384000 1200000 +212.5 1250000 +94.2 - - 1.0/0.8/0.8/-" ] ||
-	echo "#   got '$got'"
+check_eq "other kernels: main table unchanged (n=100 row)" "tc-matchall n=100 384000 1200000 +212.5 1250000 +94.2 - - 1.0/0.8/0.8/-" "$got"
 want="scenario upstream CV% upstream-limit CV% other CV% upstream %lim patched %lim"
 got=$(echo "$second" | grep "^scenario" | tr -s ' ')
-check "second table header: kernels in order of appearance, pairs, patched" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "second table header: kernels in order of appearance, pairs, patched" "$want" "$got"
 # n=1: upstream 7000000 [7400000] 7800000, mean 7400000, stdev 400000 ->
 #   CV 5.4% > 3% -> '!'; upstream-limit [8600000], stdev 100000 -> 1.2%;
 #   other: one sample, CV '-'; upstream %lim 7400000/8600000 = 86.0;
 #   patched %lim 7650000/8700000 = 87.9
 want="tc-matchall n=1 7400000 5.4 8600000 1.2 5000000 - 86.0 87.9 !"
 got=$(orow "tc-matchall n=1")
-check "second table n=1: medians, CV, % of own limit, flag" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "second table n=1: medians, CV, % of own limit, flag" "$want" "$got"
 # n=100: upstream [1010000], stdev 10000 -> CV 1.0%; upstream-limit
 #   [1250000] -> 0.8%; other missing; 1010000/1250000 = 80.8;
 #   patched 1200000/1250000 = 96.0
 want="tc-matchall n=100 1010000 1.0 1250000 0.8 - - 80.8 96.0"
 got=$(orow "tc-matchall n=100")
-check "second table n=100: missing kernel prints '-'" [ "$got" = "$want" ] ||
-	echo "#   got '$got'"
+check_eq "second table n=100: missing kernel prints '-'" "$want" "$got"
 check "second table: flag footnote" \
 	[ "$(echo "$second" | grep -c "^! 1 row(s) with CV above 3.0%")" -eq 1 ]
 "$R" --no-plot --strict "$oth/raw.csv" >/dev/null 2>&1
@@ -267,7 +261,7 @@ print(o["kernels"], o["pairs"], len(o["rows"]),
 PY
 )
 	want="['upstream', 'upstream-limit', 'other'] {'upstream': 'upstream-limit'} 2 1 87.93 True 7400000 5.41 86.05 8600000 None False 96.0 80.8 None False"
-	check "summary.json: other_kernels" [ "$j" = "$want" ] || echo "#   got '$j'"
+	check_eq "summary.json: other_kernels" "$want" "$j"
 else
 	ok "summary.json: other_kernels: skipped (no python3)"
 fi
