@@ -221,15 +221,22 @@ check_kselftest_build() (
 	done
 )
 
-# check_kselftest PATH TIMEOUT [OPTION...]: PATH (under build/kselftest/)
-# in the QEMU guest through tests/guest/kselftest.sh with those options.
+# check_kselftest PATH TIMEOUT [OPTION...] [-- ARG...]: PATH (under
+# build/kselftest/) in the QEMU guest through tests/guest/kselftest.sh with
+# those options, and with ARGs for the selftest itself.
 check_kselftest() (
 	need kselftest-build || exit 1
 	path=$1 tmo=$2
 	shift 2
+	opts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	[ $# -gt 0 ] && shift
 	dir=$KSTAGE/$(dirname "$path")
 	[ -x "$dir/$(basename "$path")" ] || die "no selftest $path in $KSTAGE"
 	cd "$dir" || exit 1
 	"$TOP/scripts/run-qemu.sh" --timeout "$tmo" -- \
-		bash "$TOP/tests/guest/kselftest.sh" "$@" -- "./$(basename "$path")"
+		bash "$TOP/tests/guest/kselftest.sh" "${opts[@]}" -- "./$(basename "$path")" "$@"
 )
