@@ -7,21 +7,31 @@
 # in the current directory, stream its output and exit with its status.
 #   --kernel PATH   bzImage (qemu) or linux (uml); default: the harness's build
 #   --timeout S     hard limit for the whole run (default 300)
+#   --idle-timeout S  progress watchdog: kill the guest when its console
+#                   has printed nothing for S seconds (default 0 = off)
 #   --out DIR       host directory shared writable, $THUNKLESS_OUT in the guest
 #   --append ARGS   extra kernel command line
 #   --mem MB        guest memory (default 1024)
-# A timeout, an oops, a panic, a hung task or a missing exit status is a
-# failure: the console tail and a one-line reason go to stderr.
+# A timeout, a silent console (--idle-timeout), an oops, a panic, a hung
+# task or a missing exit status is a failure: the console tail and a
+# one-line reason go to stderr.  The watchdog kills the guest's whole
+# process group (UML's host processes, or QEMU) and says
+#   guest made no progress for Ss; last line: <last console line>
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 prog=run-guest
 
-kind= kernel= timeout=300 outdir= append= mem=1024
+kind= kernel= timeout=300 idle=0 outdir= append= mem=1024
 while [ $# -gt 0 ]; do
+	case $1 in
+	--kind | --kernel | --timeout | --idle-timeout | --out | --append | --mem)
+		[ $# -ge 2 ] || die "$1 needs an argument" ;;
+	esac
 	case $1 in
 	--kind) kind=$2; shift 2 ;;
 	--kernel) kernel=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
+	--idle-timeout) idle=$2; shift 2 ;;
 	--out) outdir=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--mem) mem=$2; shift 2 ;;
@@ -32,6 +42,10 @@ while [ $# -gt 0 ]; do
 done
 [ $# -ge 1 ] || die "no command given (usage: run-$kind.sh [options] -- COMMAND [ARG...])"
 case $timeout in '' | *[!0-9]* | 0) die "bad --timeout '$timeout'" ;; esac
+case $idle in
+'' | *[!0-9]* | ?????????*) die "bad --idle-timeout '$idle': must be an integer >= 0 (0 = off)" ;;
+esac
+idle=$((10#$idle))
 case $mem in '' | *[!0-9]*) die "bad --mem '$mem'" ;; esac
 case $kind in
 qemu) kernel=${kernel:-$BUILD/out/x86_64/arch/x86/boot/bzImage}; prog=run-qemu ;;
@@ -43,7 +57,8 @@ kernel=$(realpath "$kernel")
 
 mkdir -p "$BUILD/jobs"
 job=$(mktemp -d "$BUILD/jobs/job.XXXXXX")
-trap 'rm -rf "$job"' EXIT
+watcher=
+trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; rm -rf "$job"' EXIT
 mkdir "$job/out"
 {
 	echo '#!/bin/bash'
@@ -95,11 +110,52 @@ uml)
 	;;
 esac
 
+# idle_watch: the progress watchdog, run in the background.  Once a second
+# it compares the console log's size with the last one seen; after $idle
+# seconds without growth it records the fact in $job/idle and kills the
+# guest's process group: "timeout" makes itself the leader of a new group,
+# so that is timeout and UML's host processes, or QEMU.  It ends
+# when the guest does, or when the job directory is gone.
+idle_watch() {
+	local pid='' size last=-1 since=$SECONDS
+	while sleep 1; do
+		[ -d "$job" ] || return 0
+		[ -n "$pid" ] || read -r pid 2>/dev/null <"$job/guest.pid" || pid=
+		[ -z "$pid" ] || kill -0 "$pid" 2>/dev/null || return 0
+		size=$(stat -c %s "$job/console.log" 2>/dev/null) || size=0
+		if [ "$size" != "$last" ]; then
+			last=$size
+			since=$SECONDS
+		elif [ -n "$pid" ] && [ $((SECONDS - since)) -ge "$idle" ]; then
+			echo "$idle" >"$job/idle"
+			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+			return 0
+		fi
+	done
+}
+
 # The console: saved whole, streamed without the harness's markers.
+: >"$job/console.log"
+if [ "$idle" -gt 0 ]; then
+	idle_watch </dev/null >/dev/null 2>&1 &
+	watcher=$!
+fi
 set +e
-timeout -k 10 "$timeout" "${run[@]}" </dev/null 2>&1 |
+# (in a subshell that records timeout's pid for the watchdog and waits for it
+# with stderr closed, so that a kill is not announced as "Killed")
+(
+	timeout -k 10 "$timeout" "${run[@]}" </dev/null 2>&1 &
+	echo $! >"$job/guest.pid"
+	exec 2>/dev/null
+	wait $!
+) |
 	tee "$job/console.log" | sed -u -e 's/\r$//' -e '/^THUNKLESS-EXIT: /d'
 rcs=("${PIPESTATUS[@]}")
+if [ -n "$watcher" ]; then
+	kill "$watcher" 2>/dev/null
+	wait "$watcher" 2>/dev/null
+	watcher=
+fi
 set -e
 [ -z "$outdir" ] || { mkdir -p "$outdir" && cp -a "$job/out/." "$outdir/"; }
 
@@ -110,6 +166,12 @@ tail_console() {
 }
 oops=$(tr -d '\r' <"$job/console.log" | grep -m1 -E \
 	'Kernel panic|BUG:|Oops|general protection fault|WARNING:|INFO: task .* blocked for|soft lockup|hard LOCKUP|RCU stall|UBSAN:|KASAN:|segfault at' || true)
+# (a guest that ended by itself as the watchdog fired was not idle)
+if [ -e "$job/idle" ] && [ "${rcs[0]}" = 137 ]; then
+	tail_console
+	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
+	die "guest made no progress for ${idle}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
+fi
 if [ "${rcs[0]}" = 124 ] || [ "${rcs[0]}" = 137 ]; then
 	tail_console
 	die "guest timed out after ${timeout}s${oops:+ (console: $oops)}"
