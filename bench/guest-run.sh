@@ -8,7 +8,7 @@
 #
 # SPEC is SCENARIO[/VARIANT[+VARIANT...]][:N[:N...]]: variants are passed as
 # -v V,V... and sizes as -n N,N...
-# Prints, besides the scenarios' own RESULT/SKIP lines:
+# Prints, besides the scenarios' own RESULT/SKIP/PROGRESS lines:
 #   BEGIN scenario=S             before each scenario
 #   FAIL scenario=S rc=RC reason=TEXT   when one fails (the others still run)
 # and appends RESULT/SKIP/FAIL lines to $THUNKLESS_OUT/results.txt when
@@ -71,10 +71,13 @@ for spec in "${specs[@]}"; do
 	echo "BEGIN scenario=$name ${args[*]}"
 	errf=$(mktemp)
 	# stdout and stderr through one pipe (no process substitution: UML
-	# guests have no /dev/fd); everything but RESULT/SKIP is diagnostics
+	# guests have no /dev/fd); PROGRESS lines go to the console only (they
+	# keep the host's watchdog quiet; never a result, never a FAIL reason);
+	# everything but RESULT/SKIP/PROGRESS is diagnostics
 	"$script" "${args[@]}" 2>&1 | while IFS= read -r line; do
 		case $line in
 		RESULT* | SKIP*) emit "$line" ;;
+		PROGRESS*) echo "$line" ;;
 		*)
 			echo "$line" >&2
 			echo "$line" >>"$errf"

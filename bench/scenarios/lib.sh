@@ -588,6 +588,17 @@ tc_action_check() {
 
 # ---- driver -----------------------------------------------------------------
 
+# progress STEP VARIANT N [KEY=VALUE...]: one PROGRESS line on stdout before
+# a step that may take a while (setup, warm-up, measurement, teardown), so
+# that the host's watchdog (scripts/run-guest.sh --idle-timeout) sees a
+# healthy guest print something every few seconds.  Not a result: bench.sh
+# and guest-run.sh only log it.
+progress() {
+	local step=$1 v=$2 n=$3
+	shift 3
+	echo "PROGRESS v=1 scenario=$SCEN variant=$v n=$n step=$step${*:+ $*}"
+}
+
 # run_scenario: the measurement loop.  The scenario defines
 #	s_setup V N      build the configuration and verify it is in place
 #	s_rate V N       set RATE, a rough expected pps (sizes the warm-up)
@@ -599,7 +610,9 @@ tc_action_check() {
 #	s_teardown V N   undo s_setup
 # For each N and variant: set up once, then for each gate setting: snapshot,
 # warm up (and calibrate), measure, snapshot, check, print RESULT.  (One
-# snapshot pair per measurement: each costs a tc or nft run.)
+# snapshot pair per measurement: each costs a tc or nft run.)  A PROGRESS
+# line goes out before the setup, each warm-up, each measurement and the
+# teardown.
 run_scenario() {
 	local n v g before after warm_pkts warm_errors
 	gate_init
@@ -607,9 +620,11 @@ run_scenario() {
 		n=$((10#$n))
 		for v in ${VARIANTS//,/ }; do
 			note "setup variant=$v n=$n"
+			progress setup "$v" "$n"
 			s_setup "$v" "$n"
 			for g in "${GATE_SEQ[@]}"; do
 				gate_set "$g"
+				progress warm-up "$v" "$n" "gate=$GATE"
 				s_snap
 				before=$SNAP
 				note "warm-up gate=$GATE"
@@ -617,6 +632,7 @@ run_scenario() {
 				calibrate "$RATE"
 				warm_pkts=$PG_PKTS warm_errors=$PG_ERRORS
 				note "measure $MEAS_COUNT packets"
+				progress measure "$v" "$n" "gate=$GATE" "pkts=$MEAS_COUNT"
 				pg_run "$MEAS_COUNT"
 				s_snap
 				after=$SNAP
@@ -626,6 +642,7 @@ run_scenario() {
 				note "checked"
 				result "$v" "$n" "$GATE"
 			done
+			progress teardown "$v" "$n"
 			s_teardown "$v" "$n"
 		done
 	done

@@ -62,6 +62,38 @@ r=$(
 )
 if [ -z "$r" ]; then ok "pg_parse rejects 'Result: Idle'"; else nok "pg_parse rejects 'Result: Idle'"; fi
 
+# ---- PROGRESS lines from run_scenario ----------------------------------------
+# the driver with stub scenario functions and pg_run: a PROGRESS line before
+# the setup, each warm-up, each measurement and the teardown, and only
+# RESULT lines after the measurements
+r=$(
+	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
+	. "$S/lib.sh"
+	# shellcheck disable=SC2317 # called by run_scenario
+	{
+		s_setup() { echo "setup $*"; }
+		s_rate() { RATE=100000; }
+		s_snap() { SNAP=x; }
+		s_check() { :; }
+		s_teardown() { echo "teardown $*"; }
+		pg_run() { PG_PKTS=$1 PG_USEC=1000 PG_PPS=$(($1 * 1000)) PG_ERRORS=0; }
+	}
+	GATE_KNOB=/nonexistent N_LIST=2 VARIANTS=- COUNT=20000
+	run_scenario 2>&1
+)
+want="PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=setup
+setup - 2
+PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=warm-up gate=none
+PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=measure gate=none pkts=20000
+RESULT v=1 scenario=test-scenarios variant=- n=2 gate=none pkts=20000 usec=1000 pps=20000000 errors=0
+PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=teardown
+teardown - 2"
+if [ "$r" = "$want" ]; then
+	ok "run_scenario: PROGRESS before setup, warm-up, measurement and teardown"
+else
+	nok "run_scenario PROGRESS lines" "got:" "$r"
+fi
+
 # ---- mock runs --------------------------------------------------------------
 mock_ok=1
 for tool in unshare nft tc python3 ip; do
