@@ -35,13 +35,20 @@
  *   diff%    (patched - base) / base
  *   limit    kernel --limit (default "limit")
  *   tax%     tax recovered: (patched - base) / (limit - base); '-' unless
- *            limit > base
+ *            limit - base > 2 * sqrt(sd_base^2 + sd_limit^2), sd = sample
+ *            standard deviation of the group (0 for one sample): the gap
+ *            must exceed twice the standard deviation of the difference of
+ *            a base and a limit sample, else it is noise and the ratio means
+ *            nothing
  *   off      patched kernel with gate=off, and its diff% against base
  *   CV%      of the base/patched/limit/off groups
  * Missing groups print '-'.  A row with any CV above --cv-bound (default
  * 3%) is flagged '!' rather than hidden.  The last row is the harmonic mean
  * of each column over the rows that have base, patched and limit (the
- * kernels present in the data).
+ * kernels present in the data); its tax% follows the same rule, with each
+ * column's sd propagated from the rows' sds (first order: the harmonic
+ * mean H of medians m_i over n rows moves by H^2 / (n m_i^2) per unit of
+ * m_i).
  *
  * Other kernels: when the data has kernels besides base, patched and limit
  * (make bench-upstream: "upstream" and "upstream-limit"), a second table
@@ -485,11 +492,29 @@ static double diff_pct(double a, double base)
 	return 100 * (a - base) / base;
 }
 
-static double tax_pct(double base, double patched, double limit)
+static double sd(const struct group *g)
 {
-	if (isnan(base) || isnan(patched) || isnan(limit) || limit <= base)
+	return g ? g->stdev : NAN;
+}
+
+/*
+ * Tax recovered, or NAN unless the gap limit - base clearly exceeds the
+ * noise: limit - base > 2 * sqrt(sd_base^2 + sd_limit^2).
+ */
+static double tax_pct(double base, double patched, double limit,
+		      double sd_base, double sd_limit)
+{
+	if (isnan(base) || isnan(patched) || isnan(limit) || isnan(sd_base) ||
+	    isnan(sd_limit) ||
+	    !(limit - base > 2 * sqrt(sd_base * sd_base + sd_limit * sd_limit)))
 		return NAN;
 	return 100 * (patched - base) / (limit - base);
+}
+
+static double row_tax(const struct row *r)
+{
+	return tax_pct(med(r->g[C_BASE]), med(r->g[C_PATCHED]),
+		       med(r->g[C_LIMIT]), sd(r->g[C_BASE]), sd(r->g[C_LIMIT]));
 }
 
 /* a as a percentage of b: patched of limit, NAME of NAME-limit */
@@ -574,13 +599,18 @@ static void close_out(FILE *f, const char *path)
 		die("%s: write error", path);
 }
 
-/* harmonic mean of column medians over the "complete" rows */
-static double col_hmean(int c, int *used)
+/*
+ * Harmonic mean of column medians over the "complete" rows; *sdp gets its
+ * standard deviation propagated from the rows' (first order, independent
+ * rows): dH/dm_i = H^2 / (n m_i^2).
+ */
+static double col_hmean(int c, int *used, double *sdp)
 {
-	double inv = 0;
+	double inv = 0, h, var = 0;
 	size_t i;
 	int k, n = 0, have[3] = { 0, 0, 0 };
 
+	*sdp = NAN;
 	for (i = 0; i < nrows; i++)
 		for (k = 0; k < 3; k++)
 			if (rows[i].g[k])
@@ -599,7 +629,24 @@ static double col_hmean(int c, int *used)
 		n++;
 	}
 	*used = n;
-	return n ? n / inv : NAN;
+	if (!n)
+		return NAN;
+	h = n / inv;
+	for (i = 0; i < nrows; i++) {
+		const struct group *g = rows[i].g[c];
+		int ok = 1;
+		double d;
+
+		for (k = 0; k < 3; k++)
+			if (have[k] && !rows[i].g[k])
+				ok = 0;
+		if (!ok)
+			continue;
+		d = h * h / (n * g->median * g->median) * g->stdev;
+		var += d * d;
+	}
+	*sdp = sqrt(var);
+	return h;
 }
 
 /* The footnote under a table with flagged rows. */
@@ -673,7 +720,7 @@ static void write_table(FILE *out, const char *raw)
 	char lab[3 * NAMELEN + 32], b[8][32], cv[4][16];
 	size_t i;
 	int nflag = 0, used = 0;
-	double hb, hp, hl, ho;
+	double hb, hp, hl, ho, sb, sp, sl, so;
 
 	fprintf(out, "thunkless bench: %s (%zu records)\n", raw, nrecords);
 	if (incomplete || !complete)
@@ -682,7 +729,9 @@ static void write_table(FILE *out, const char *raw)
 	for (i = 0; i < nfailures; i++)
 		fprintf(out, "*** %s\n", failures[i]);
 	fprintf(out, "median pps; diff%% vs base; tax%% = (patched-base)/(limit-base); "
-		"CV%% base/patched/limit/off; ! = CV > %.1f%%\n\n", cv_bound);
+		"CV%% base/patched/limit/off; ! = CV > %.1f%%\n", cv_bound);
+	fprintf(out, "tax%% '-' unless limit-base > 2*sqrt(sd_base^2 + sd_limit^2) "
+		"(sd: stdev over the rounds; harmonic mean: propagated), else it is noise\n\n");
 	fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s  %s\n",
 		"scenario", role[0], role[1], "diff%", role[2], "tax%",
 		"gate-off", "diff%", "CV%");
@@ -703,19 +752,19 @@ static void write_table(FILE *out, const char *raw)
 		fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s  %s%s\n",
 			lab, fmt_pps(b[0], 32, vb), fmt_pps(b[1], 32, vp),
 			fmt_pct(b[2], 32, diff_pct(vp, vb)),
-			fmt_pps(b[3], 32, vl), fmt_pct(b[4], 32, tax_pct(vb, vp, vl)),
+			fmt_pps(b[3], 32, vl), fmt_pct(b[4], 32, row_tax(r)),
 			fmt_pps(b[5], 32, vo), fmt_pct(b[6], 32, diff_pct(vo, vb)),
 			cvs, fl ? " !" : "");
 	}
-	hb = col_hmean(C_BASE, &used);
-	hp = col_hmean(C_PATCHED, &used);
-	hl = col_hmean(C_LIMIT, &used);
-	ho = col_hmean(C_OFF, &used);
+	hb = col_hmean(C_BASE, &used, &sb);
+	hp = col_hmean(C_PATCHED, &used, &sp);
+	hl = col_hmean(C_LIMIT, &used, &sl);
+	ho = col_hmean(C_OFF, &used, &so);
 	snprintf(lab, sizeof(lab), "harmonic mean (%d rows)", used);
 	fprintf(out, "%-28s %10s %11s %7s %10s %7s %10s %7s\n", lab,
 		fmt_pps(b[0], 32, hb), fmt_pps(b[1], 32, hp),
 		fmt_pct(b[2], 32, diff_pct(hp, hb)), fmt_pps(b[3], 32, hl),
-		fmt_pct(b[4], 32, tax_pct(hb, hp, hl)), fmt_pps(b[5], 32, ho),
+		fmt_pct(b[4], 32, tax_pct(hb, hp, hl, sb, sl)), fmt_pps(b[5], 32, ho),
 		fmt_pct(b[6], 32, diff_pct(ho, hb)));
 	flag_note(out, nflag);
 	write_other_table(out);
@@ -748,7 +797,7 @@ static void write_csv(const char *dir)
 		csv_num(f, vp, "%.0f");
 		csv_num(f, diff_pct(vp, vb), "%.2f");
 		csv_num(f, vl, "%.0f");
-		csv_num(f, tax_pct(vb, vp, vl), "%.2f");
+		csv_num(f, row_tax(r), "%.2f");
 		csv_num(f, vo, "%.0f");
 		csv_num(f, diff_pct(vo, vb), "%.2f");
 		for (c = 0; c < NCOLS; c++)
@@ -889,7 +938,7 @@ static void write_json(const char *dir, const char *raw)
 		json_num(f, "patched_pps", vp, "%.0f", 1);
 		json_num(f, "diff_pct", diff_pct(vp, vb), "%.2f", 1);
 		json_num(f, "limit_pps", vl, "%.0f", 1);
-		json_num(f, "tax_recovered_pct", tax_pct(vb, vp, vl), "%.2f", 1);
+		json_num(f, "tax_recovered_pct", row_tax(r), "%.2f", 1);
 		json_num(f, "off_pps", vo, "%.0f", 1);
 		json_num(f, "off_diff_pct", diff_pct(vo, vb), "%.2f", 1);
 		fputs("\"gates\": {", f);

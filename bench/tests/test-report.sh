@@ -216,7 +216,8 @@ mkdir -p "$oth"
 	echo "# complete"
 } >"$oth/raw.csv"
 out=$("$R" --no-plot "$oth/raw.csv" 2>"$tmp/err")
-check "other kernels: exits 0, nothing on stderr" [ $? -eq 0 ] && [ ! -s "$tmp/err" ]
+rc=$?
+check "other kernels: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
 second=$(echo "$out" | sed -n '/^other kernels:/,$p')
 orow() { # orow LABEL: the second table's line of LABEL, fields squeezed
 	echo "$second" | grep "^$1 " | tr -s ' '
@@ -270,6 +271,58 @@ fi
 "$R" --no-plot --limit upstream-limit --out "$tmp" "$oth/raw.csv" >"$tmp/ren2" 2>&1
 check "--limit NAME: the role's kernel leaves the second table" \
 	grep -q "^scenario  *limit  *CV%  *upstream  *CV%  *other  *CV%  *patched %lim$" "$tmp/ren2"
+
+# ---- tax% only above the noise ----------------------------------------------
+# rule: tax% prints only if limit - base > 2*sqrt(sd_base^2 + sd_limit^2)
+noise=$tmp/noise
+mkdir -p "$noise"
+{
+	echo "$HDR"
+	# reuseport6: base 7700000 [7710000] 7720000, sd 10000; limit 7600000
+	# [7730000] 7860000, sd 130000; gap 20000 < 2*sqrt(10000^2 + 130000^2)
+	# = 260768: noise, '-' (the old rule printed 190000/20000 = +950.0)
+	# tc-matchall n=1: base 1000000 [1010000] 1020000, sd 10000; limit
+	# 1040000 [1050000] 1060000, sd 10000; gap 40000 > 2*sqrt(2e8) = 28284:
+	# tax (1030000-1010000)/40000 = +50.0
+	r=1
+	for v in "7700000 7600000 1000000 1040000" "7710000 7730000 1010000 1050000" \
+		"7720000 7860000 1020000 1060000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none udp-lookup reuseport6 128 "$1"
+		rec $r patched on udp-lookup reuseport6 128 7900000
+		rec $r limit none udp-lookup reuseport6 128 "$2"
+		rec $r base none tc-matchall - 1 "$3"
+		rec $r patched on tc-matchall - 1 1030000
+		rec $r limit none tc-matchall - 1 "$4"
+		r=$((r + 1))
+	done
+	echo "# complete"
+} >"$noise/raw.csv"
+out=$("$R" --no-plot "$noise/raw.csv" 2>"$tmp/err")
+rc=$?
+check "noise input: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+check_eq "gap within noise: tax% '-'" "udp-lookup/reuseport6 n=128 7710000 7900000 +2.5 7730000 - - - 0.1/0.0/1.7/-" \
+	"$(row "udp-lookup/reuseport6 n=128")"
+check_eq "gap clearly above noise: tax% printed" "tc-matchall n=1 1010000 1030000 +2.0 1050000 +50.0 - - 1.0/0.0/1.0/-" \
+	"$(row "tc-matchall n=1")"
+# harmonic mean: H = 2/(1/m_A + 1/m_B); sd_H = sqrt(sum (H^2/(2 m_i^2) sd_i)^2)
+#   base  2/(1/7710000 + 1/1010000) = 1786032, sd sqrt(268^2 + 15635^2) = 15638
+#   limit 2/(1/7730000 + 1/1050000) = 1848861, sd sqrt(3522^2 + 15548^2) = 15942
+#   gap 62829 > 2*sqrt(15638^2 + 15942^2) = 44663; patched 1822396:
+#   tax 36364/62829 = +57.9, diff 36364/1786032 = +2.0
+check_eq "harmonic mean row: tax% with propagated sds" "harmonic mean (2 rows) 1786032 1822396 +2.0 1848861 +57.9 - -" \
+	"$(echo "$out" | grep "^harmonic mean" | tr -s ' ')"
+check "legend states the rule" grep -qF "tax% '-' unless limit-base > 2*sqrt(sd_base^2 + sd_limit^2)" "$noise/report.txt"
+check "summary.csv: noise tax is an empty field" \
+	grep -qx 'udp-lookup,reuseport6,128,7710000,7900000,2.46,7730000,,,,0.13,0.00,1.68,,0' "$noise/summary.csv"
+check "summary.csv: clear tax" grep -qx 'tc-matchall,-,1,1010000,1030000,1.98,1050000,50.00,,,0.99,0.00,0.95,,0' "$noise/summary.csv"
+check "summary.json: noise tax is null" grep -q '"variant": "reuseport6", "n": 128, .*"tax_recovered_pct": null' "$noise/summary.json"
+# one row within noise: the harmonic mean row is that row, sds and all: '-'
+sed -i '/,tc-matchall,/d' "$noise/raw.csv"
+out=$("$R" --no-plot "$noise/raw.csv" 2>&1)
+check_eq "harmonic mean within noise: tax% '-'" "harmonic mean (1 rows) 7710000 7900000 +2.5 7730000 - - -" \
+	"$(echo "$out" | grep "^harmonic mean" | tr -s ' ')"
 
 # ---- incomplete runs ---------------------------------------------------------
 inc=$tmp/inc
@@ -341,7 +394,8 @@ expect_err "header only" "report: raw.csv: no records"
 printf '# only\n# comments\n' >"$bad/raw.csv"
 expect_err "comments only" "report: raw.csv: no header line"
 got=$("$R" "$tmp/does-not-exist.csv" 2>&1)
-check "missing file: error, exit 1" [ $? -eq 1 ] && [ -n "$got" ]
+rc=$?
+check "missing file: error, exit 1" [ $rc -eq 1 -a -n "$got" ]
 "$R" >/dev/null 2>&1
 check "no arguments: usage, exit 2" [ $? -eq 2 ]
 "$R" --bogus x.csv >/dev/null 2>&1
