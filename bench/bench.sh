@@ -7,7 +7,7 @@
 #
 #   bench/bench.sh [--quick] [--rounds R] [--scenarios S[,S..]] [--kernels K[,K..]]
 #                  [--duration SEC] [--gates G,G] [--keep-going] [--out DIR]
-#                  [--timeout SEC] [--no-report]
+#                  [--timeout SEC] [--idle-timeout SEC] [--no-report]
 #
 #   --scenarios   names from bench/scenarios, each optionally with variants
 #                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
@@ -18,14 +18,22 @@
 #                 the order alternates between rounds)
 #   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100,
 #                 nft-set hash and pipapo, udp-lookup reuseport and connected6
-#   --keep-going  go on with the next boot when a boot fails
+#   --keep-going  go on with the next boot when a boot fails twice
+#   --timeout     hard limit for one boot (default 900 s)
+#   --idle-timeout  the runner kills a boot whose console is silent this
+#                 long (default 60 s, or 4 x --duration if longer; 0 = off;
+#                 else it must exceed 2 x --duration)
 #
 # Each round boots every kernel once, in the order given (base, patched,
 # limit, base, ...), and runs every scenario in that boot.  Records go to
-# raw.csv (format: bench/README-format) as soon as a boot ends; a run that
-# stops early (failure, panic, timeout, interrupt) ends raw.csv with an
-# "# incomplete" line and exits non-zero.  Runner: scripts/run-uml.sh, or
-# $THUNKLESS_RUNNER.
+# raw.csv (format: bench/README-format) as soon as a boot ends.  A boot that
+# fails (runner error, watchdog, timeout, panic, a FAIL line) is reported in
+# one line naming the round, the kernel and the scenario, and booted once
+# more: the failed attempt's records are dropped, its log kept as
+# logs/rR-K.log.failed, and raw.csv gets a "# retried" line.  A second
+# failure stops the run (unless --keep-going): raw.csv ends with an
+# "# incomplete" line and bench exits non-zero, as after an interrupt.
+# Runner: scripts/run-uml.sh, or $THUNKLESS_RUNNER.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 BENCH=$TOP/bench
@@ -52,12 +60,13 @@ quick=
 keep_going=
 outdir=
 timeout=900
+idle_timeout=
 report=1
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
-	--rounds | --scenarios | --kernels | --duration | --gates | --out | --timeout)
+	--rounds | --scenarios | --kernels | --duration | --gates | --out | --timeout | --idle-timeout)
 		[ $# -ge 2 ] || die "$1 needs an argument"
 		case $1 in
 		--rounds) rounds=$2; rounds_set=1 ;;
@@ -67,12 +76,13 @@ while [ $# -gt 0 ]; do
 		--gates) gates=$2 ;;
 		--out) outdir=$2 ;;
 		--timeout) timeout=$2 ;;
+		--idle-timeout) idle_timeout=$2 ;;
 		esac
 		shift 2
 		;;
 	--keep-going) keep_going=1; shift ;;
 	--no-report) report=; shift ;;
-	-h | --help) sed -n '4,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h | --help) awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option '$1'" ;;
 	esac
 done
@@ -91,6 +101,20 @@ posint "$timeout" || die "bad --timeout '$timeout': must be an integer > 0"
 if ! [[ $duration =~ ^[0-9]{1,3}(\.[0-9]{1,3})?$ ]] ||
 	! awk -v d="$duration" 'BEGIN { exit !(d > 0) }'; then
 	die "bad --duration '$duration'"
+fi
+# the watchdog must outlast one healthy measurement (a warm-up of a
+# fifteenth of --duration, then --duration) with room to spare
+if [ -z "$idle_timeout" ]; then
+	idle_timeout=$(awk -v d="$duration" 'BEGIN { t = int(4 * d + 0.999); print (t > 60 ? t : 60) }')
+else
+	case $idle_timeout in
+	'' | *[!0-9]* | ??????????*) die "bad --idle-timeout '$idle_timeout': must be an integer >= 0 (0 = off)" ;;
+	esac
+	idle_timeout=$((10#$idle_timeout))
+	if [ "$idle_timeout" -gt 0 ] &&
+		! awk -v t="$idle_timeout" -v d="$duration" 'BEGIN { exit !(t > 2 * d) }'; then
+		die "bad --idle-timeout '$idle_timeout': must be 0 (off) or more than 2 x --duration ($duration s)"
+	fi
 fi
 for g in ${gates//,/ }; do
 	case $g in on | off | auto) ;; *) die "bad gate '$g' in --gates" ;; esac
@@ -182,6 +206,7 @@ finish() {
 	local rc=$?
 	if [ -z "$finished" ]; then
 		echo "# incomplete reason=${stop_reason:-interrupted}" >>"$raw"
+		say_retried
 		say "raw data (INCOMPLETE): $raw"
 		[ -n "$report" ] && make_report
 	fi
@@ -233,6 +258,71 @@ progress_filter() {
 	done
 }
 
+# boot_records: the boot's guest lines, from the --out file when the runner
+# provided it, else from the console log (without the console tail the
+# runner repeats on stderr after a failure)
+boot_records() {
+	if [ -s "$gout/results.txt" ]; then
+		tr -d '\r' <"$gout/results.txt"
+	else
+		sed '/^---- last console lines/,$d' "$LOG" | tr -d '\r'
+	fi
+}
+
+# boot_reason RC: one line saying why the boot that logged to $LOG failed,
+# naming the scenario.  A runner watchdog or timeout names the scenario the
+# last BEGIN line started (and the last PROGRESS step after it); else the
+# first FAIL line names it; else the runner's exit status and last line.
+boot_reason() {
+	local rc=$1 last scen detail where n f
+	last=$(tr -d '\r' <"$LOG" | grep -v '^[[:space:]]*$' | tail -n 1)
+	IFS='|' read -r scen detail < <(tr -d '\r' <"$LOG" | awk '
+		/^BEGIN scenario=/ { s = substr($2, 10); d = "" }
+		/^PROGRESS / && s != "" {
+			delete f
+			for (i = 2; i <= NF; i++) { p = index($i, "="); if (p) f[substr($i, 1, p - 1)] = substr($i, p + 1) }
+			d = "last step: " f["step"]
+			if (f["variant"] != "" && f["variant"] != "-") d = d " " f["variant"]
+			if (f["n"] != "") d = d " n=" f["n"]
+			if (f["gate"] != "") d = d " gate=" f["gate"]
+		}
+		END { print s "|" d }')
+	where="scenario $scen"
+	[ -n "$scen" ] || where="the guest, before the first scenario,"
+	n=$(echo "$last" | sed -n 's/.*guest made no progress for \([0-9]*\)s.*/\1/p')
+	if [ -n "$n" ]; then
+		echo "$where hung (no progress for ${n}s${detail:+; $detail})"
+		return
+	fi
+	n=$(echo "$last" | sed -n 's/.*guest timed out after \([0-9]*\)s.*/\1/p')
+	if [ -n "$n" ]; then
+		echo "$where did not finish (guest timed out after ${n}s${detail:+; $detail})"
+		return
+	fi
+	f=$(boot_records | grep -m1 '^FAIL ')
+	if [ -n "$f" ]; then
+		echo "$f" | awk '{
+			s = $2; sub(/^scenario=/, "", s); r = $3; sub(/^rc=/, "", r)
+			m = $0; sub(/^FAIL scenario=[^ ]* rc=[^ ]* reason=/, "", m)
+			printf("scenario %s failed (rc %s): %s\n", s, r, m)
+		}'
+		return
+	fi
+	[ -n "$scen" ] && where="during scenario $scen"
+	[ -n "$scen" ] || where="before the first scenario"
+	echo "$where: runner exit $rc: ${last:-no output}"
+}
+
+retried=()
+say_retried() {
+	local x
+	[ ${#retried[@]} -gt 0 ] || return 0
+	say "${#retried[@]} boot(s) retried after a failure (records of the failed attempt discarded, log kept as *.log.failed):"
+	for x in "${retried[@]}"; do
+		say "  retried $x"
+	done
+}
+
 nb=$((rounds * ${#knames[@]}))
 say "$rounds round(s) x ${#knames[@]} kernel(s) = $nb boots; scenarios: ${specs[*]}; ${duration}s per measurement"
 say "raw data: $raw"
@@ -255,44 +345,60 @@ for ((r = 1; r <= rounds; r++)); do
 		fi
 		LOG=$outdir/logs/r$r-$k.log
 		gout=$outdir/logs/r$r-$k.out
-		mkdir -p "$gout"
-		: >"$gout/results.txt" 2>/dev/null
-		chmod 0777 "$gout" 2>/dev/null
-		say "[$boot/$nb] round $r/$rounds: booting $k ($(($(date +%s) - t_start))s elapsed)"
-		t0=$(date +%s)
-		"$RUNNER" --kernel "${kpaths[i]}" --timeout "$timeout" --out "$gout" -- \
-			bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${specs[@]}" 2>&1 |
-			progress_filter "$k"
-		rc=${PIPESTATUS[0]}
-		# results: the --out file when the runner provided it, else the console
-		if [ -s "$gout/results.txt" ]; then
-			src=$gout/results.txt
-		else
-			src=$LOG
-		fi
-		nrec=$(grep '^RESULT ' "$src" | tr -d '\r' | result_to_csv "$r" "$k" | tee -a "$raw" | wc -l)
-		nfail=$(grep -c '^FAIL ' "$src")
-		dt=$(($(date +%s) - t0))
-		if [ "$rc" -eq 0 ] && [ "$nfail" -eq 0 ]; then
-			say "[$boot/$nb] round $r/$rounds: $k done, $nrec results in ${dt}s"
-			continue
-		fi
-		failed=$((failed + 1))
-		why=$(grep -m1 '^FAIL ' "$src" | sed 's/^FAIL //')
-		[ -n "$why" ] || why="runner exit $rc: $(grep -v '^$' "$LOG" | tail -n 1)"
-		echo "# failed round=$r kernel=$k: $why" >>"$raw"
-		echo "$prog: error: round $r, $k: $why (log: $LOG)" >&2
-		stop_reason="round $r kernel $k failed"
-		[ -n "$keep_going" ] || exit 1
+		for attempt in 1 2; do
+			rm -rf "$gout"
+			mkdir -p "$gout"
+			: >"$gout/results.txt" 2>/dev/null
+			chmod 0777 "$gout" 2>/dev/null
+			: >"$LOG"
+			again=
+			[ "$attempt" -eq 1 ] || again=" again"
+			say "[$boot/$nb] round $r/$rounds: booting $k$again ($(($(date +%s) - t_start))s elapsed)"
+			t0=$(date +%s)
+			"$RUNNER" --kernel "${kpaths[i]}" --timeout "$timeout" --idle-timeout "$idle_timeout" \
+				--out "$gout" -- \
+				bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${specs[@]}" 2>&1 |
+				progress_filter "$k"
+			rc=${PIPESTATUS[0]}
+			recs=$(boot_records | grep '^RESULT ' | result_to_csv "$r" "$k")
+			nrec=0
+			[ -z "$recs" ] || nrec=$(echo "$recs" | wc -l)
+			nfail=$(boot_records | grep -c '^FAIL ')
+			dt=$(($(date +%s) - t0))
+			if [ "$rc" -eq 0 ] && [ "$nfail" -eq 0 ]; then
+				[ -z "$recs" ] || echo "$recs" >>"$raw"
+				say "[$boot/$nb] round $r/$rounds: $k done, $nrec results in ${dt}s"
+				break
+			fi
+			why=$(boot_reason "$rc")
+			if [ "$attempt" -eq 1 ]; then
+				# drop what the failed attempt measured, keep its logs
+				rm -rf "$LOG.failed" "$gout.failed"
+				mv "$LOG" "$LOG.failed"
+				mv "$gout" "$gout.failed"
+				echo "# retried round=$r kernel=$k: $why" >>"$raw"
+				retried+=("round=$r kernel=$k: $why")
+				say "[$boot/$nb] round $r/$rounds: $k failed: $why; retrying once ($nrec results discarded; log: $LOG.failed)"
+				continue
+			fi
+			# a second failure: keep what it measured, as any failed boot
+			[ -z "$recs" ] || echo "$recs" >>"$raw"
+			failed=$((failed + 1))
+			echo "# failed round=$r kernel=$k: $why" >>"$raw"
+			echo "$prog: error: round $r, $k: $why; failed twice (log: $LOG)" >&2
+			stop_reason="round $r kernel $k failed twice"
+			[ -n "$keep_going" ] || exit 1
+		done
 	done
 done
 
 if [ "$failed" -gt 0 ]; then
-	stop_reason="$failed boot(s) failed"
+	stop_reason="$failed boot(s) failed twice"
 	exit 1
 fi
 echo "# complete" >>"$raw"
 finished=1
 say "done in $(($(date +%s) - t_start))s: $raw"
+say_retried
 [ -n "$report" ] && make_report
 exit 0

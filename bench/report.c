@@ -7,10 +7,12 @@
  *
  * Input (written by bench/bench.sh, described in bench/README-format):
  *
- *   # comment lines; three are meaningful:
+ *   # comment lines; four are meaningful:
  *   #   "# complete"              the run finished
  *   #   "# incomplete reason=..." the run stopped early
  *   #   "# failed ..."            one boot failed (listed in the report)
+ *   #   "# retried ..."           one boot failed and was booted again, its
+ *   #                             records dropped (listed under the table)
  *   ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors
  *   1764452400,1,base,none,tc-matchall,-,100,577000,1502604,384000,0
  *   ...
@@ -121,6 +123,8 @@ static struct row *rows;
 static size_t nrows, caprows;
 static char **failures;
 static size_t nfailures;
+static char **retries;
+static size_t nretries;
 static size_t nrecords;
 static int complete, incomplete;
 static char incomplete_reason[256];
@@ -267,6 +271,9 @@ static void comment(const char *line)
 	} else if (!strncmp(p, "failed", 6)) {
 		failures = xrealloc(failures, (nfailures + 1) * sizeof(*failures));
 		failures[nfailures++] = xstrdup(p);
+	} else if (!strncmp(p, "retried ", 8)) {
+		retries = xrealloc(retries, (nretries + 1) * sizeof(*retries));
+		retries[nretries++] = xstrdup(p + 8);
 	}
 }
 
@@ -767,6 +774,12 @@ static void write_table(FILE *out, const char *raw)
 		fmt_pct(b[4], 32, tax_pct(hb, hp, hl, sb, sl)), fmt_pps(b[5], 32, ho),
 		fmt_pct(b[6], 32, diff_pct(ho, hb)));
 	flag_note(out, nflag);
+	if (nretries) {
+		fprintf(out, "\n%zu boot(s) retried after a failure (the failed attempts' "
+			"records are not counted):\n", nretries);
+		for (i = 0; i < nretries; i++)
+			fprintf(out, "  %s\n", retries[i]);
+	}
 	write_other_table(out);
 }
 
@@ -916,6 +929,12 @@ static void write_json(const char *dir, const char *raw)
 		if (i)
 			fputs(", ", f);
 		json_str(f, failures[i]);
+	}
+	fputs("],\n  \"retried\": [", f);
+	for (i = 0; i < nretries; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, retries[i]);
 	}
 	fprintf(f, "],\n  \"cv_bound_pct\": %.2f,\n  \"kernels\": {\"base\": ", cv_bound);
 	json_str(f, role[0]);

@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Tests for bench/bench.sh and bench/guest-run.sh with a fake runner (no
 # kernels are booted): option errors, interleaved boot order, gate A/B in
-# the patched boot, raw.csv records and markers, a guest panic, a failing
-# scenario.  Prints "ok N - ..." / "not ok N - ..."; exit 1 on failure.
+# the patched boot, raw.csv records and markers, PROGRESS lines, a guest
+# panic, a failing scenario, a boot that hangs once (retried) or twice
+# (the run stops).  Prints "ok N - ..." / "not ok N - ..."; exit 1 on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 B=$(dirname "$here")/bench.sh
@@ -45,6 +46,9 @@ err_case "missing kernel" "bench: error: kernel 'limit' missing: $tmp/k/nope" --
 err_case "missing default kernel path" "bench: error: kernel 'nosuch' missing:" --kernels nosuch
 err_case "unknown option" "bench: error: unknown option '--fast'" --fast
 err_case "bad duration" "bench: error: bad --duration 'x'" --kernels "$K" --duration x
+err_case "bad idle timeout" "bench: error: bad --idle-timeout 'x': must be an integer >= 0 (0 = off)" --kernels "$K" --idle-timeout x
+err_case "idle timeout shorter than a measurement" \
+	"bench: error: bad --idle-timeout '2': must be 0 (off) or more than 2 x --duration (1.2 s)" --kernels "$K" --idle-timeout 2
 THUNKLESS_RUNNER=$tmp/no-runner err_case "missing runner" "bench: error: runner missing" --kernels "$K"
 
 # ---- a good run -------------------------------------------------------------
@@ -80,6 +84,12 @@ if [[ $out == *"[1/6] round 1/2: booting base"* && $out == *"[6/6] round 2/2: li
 else
 	nok "progress lines" "$out"
 fi
+if [[ $out != *PROGRESS* ]] && [ "$(grep -c '^PROGRESS .*step=measure' "$tmp/r1/logs/r1-patched.log")" -eq 6 ]; then
+	ok "PROGRESS lines logged (6 measurements in r1-patched.log), not shown, not counted as records"
+else
+	nok "PROGRESS lines" "$(grep -c '^PROGRESS' "$tmp/r1/logs/r1-patched.log")" "$out"
+fi
+if ! grep -q retried "$raw" && [[ $out != *retr* ]]; then ok "good run: no retries"; else nok "good run: no retries" "$out"; fi
 if [ -s "$tmp/r1/report.txt" ] && grep -q '^tc-matchall n=100 *1000000 *1500000 *+50.0 *2000000 *+50.0 *1000000 *+0.0' "$tmp/r1/report.txt"; then
 	ok "report written from the run"
 else
@@ -110,15 +120,18 @@ err=$("$B" --rounds 2 --kernels "base=$tmp/k/base,patched=$tmp/k/panic,limit=$tm
 	--scenarios egress-bpf --out "$tmp/r2" 2>&1 >/dev/null)
 rc=$?
 raw=$tmp/r2/raw.csv
-if [ $rc -ne 0 ] && [ "$(echo "$err" | wc -l)" -eq 1 ] && [[ $err == "bench: error: round 1, patched: runner exit 1: "* ]]; then
+want="bench: error: round 1, patched: before the first scenario: runner exit 1: run-uml: error: guest panicked; failed twice (log: $tmp/r2/logs/r1-patched.log)"
+if [ $rc -ne 0 ] && [ "$err" = "$want" ]; then
 	ok "guest panic: one-line error, non-zero: '$err'"
 else
-	nok "guest panic error" "rc=$rc" "$err"
+	nok "guest panic error" "rc=$rc" "want: $want" "got:  $err"
 fi
-if [ "$(grep -c '^[0-9]' "$raw")" -eq 1 ] && grep -q '^# failed round=1 kernel=patched' "$raw" &&
-	[ "$(tail -n 1 "$raw")" = "# incomplete reason=round 1 kernel patched failed" ] &&
-	[ "$(wc -l <"$FAKE_LOG")" -eq 2 ]; then
-	ok "guest panic: stops, keeps what it measured, marked incomplete"
+if [ "$(grep -c '^[0-9]' "$raw")" -eq 1 ] && grep -q '^# retried round=1 kernel=patched: before the first scenario: runner exit 1' "$raw" &&
+	grep -q '^# failed round=1 kernel=patched' "$raw" &&
+	[ "$(tail -n 1 "$raw")" = "# incomplete reason=round 1 kernel patched failed twice" ] &&
+	[ "$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)" = "base panic panic" ] &&
+	[ -s "$tmp/r2/logs/r1-patched.log.failed" ] && [ -s "$tmp/r2/logs/r1-patched.log" ]; then
+	ok "guest panic: retried once, then stops, keeps what it measured, marked incomplete"
 else
 	nok "guest panic: raw" "$(cat "$raw")" "boots: $(cat "$FAKE_LOG")"
 fi
@@ -130,12 +143,128 @@ err=$(FAKE_FAIL=tc-mixed "$B" --rounds 2 --keep-going --kernels "$K" --scenarios
 	--out "$tmp/r3" 2>&1 >/dev/null)
 rc=$?
 raw=$tmp/r3/raw.csv
-if [ $rc -ne 0 ] && [ "$(wc -l <"$FAKE_LOG")" -eq 6 ] && [ "$(grep -c '^# failed' "$raw")" -eq 6 ] &&
-	[ "$(grep -c '^[0-9]' "$raw")" -eq 8 ] && grep -q '^# incomplete reason=6 boot(s) failed' "$raw" &&
-	grep -q 'reason=tc-mixed: error: matchall filters on tlb0 egress: got 0, expected 1' "$raw"; then
-	ok "--keep-going: all boots run, other scenarios recorded, failures listed, incomplete"
+# each boot twice (retry); egress-bpf recorded from the second attempts
+# only: 8 records, not 16
+if [ $rc -ne 0 ] && [ "$(wc -l <"$FAKE_LOG")" -eq 12 ] && [ "$(grep -c '^# failed' "$raw")" -eq 6 ] &&
+	[ "$(grep -c '^# retried' "$raw")" -eq 6 ] && [ "$(echo "$err" | grep -c '^bench: error: ')" -eq 6 ] &&
+	[ "$(grep -c '^[0-9]' "$raw")" -eq 8 ] && grep -q '^# incomplete reason=6 boot(s) failed twice' "$raw" &&
+	grep -qx '# failed round=2 kernel=limit: scenario tc-mixed failed (rc 1): tc-mixed: error: matchall filters on tlb0 egress: got 0, expected 1' "$raw"; then
+	ok "--keep-going: all boots run and retried, failed attempts' records dropped, failures listed, incomplete"
 else
 	nok "--keep-going" "rc=$rc" "err: $err" "$(cat "$raw")"
+fi
+
+# ---- a boot that hangs once: retried, the run completes ----------------------
+# the 2nd boot of limit (round 2) hangs in egress-bpf after tc-matchall ran;
+# its retry (limit's 3rd boot) passes
+: >"$FAKE_LOG"
+out=$(FAKE_HANG="limit egress-bpf 2" "$B" --rounds 3 --kernels "$K" --scenarios tc-matchall:1,egress-bpf \
+	--idle-timeout 45 --out "$tmp/r4" 2>"$tmp/err4")
+rc=$?
+raw=$tmp/r4/raw.csv
+reason="scenario egress-bpf hung (no progress for 45s; last step: setup n=1)"
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err4" ] && [ "$(tail -n 1 "$raw")" = "# complete" ]; then
+	ok "hang once: exit 0, nothing on stderr, raw.csv complete"
+else
+	nok "hang once: complete run" "rc=$rc" "stderr: $(cat "$tmp/err4")" "$(tail -n 3 "$raw")"
+fi
+order=$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)
+if [ "$order" = "base patched limit base patched limit limit base patched limit" ]; then
+	ok "hang once: the failed boot is booted again at once: $order"
+else
+	nok "hang once: boot order" "$order"
+fi
+# 8 records per round (base 2, patched 4, limit 2); the failed attempt's
+# tc-matchall record is not among them
+if [ "$(grep -c '^[0-9]' "$raw")" -eq 24 ] && [ "$(grep -c '^[0-9]*,2,limit,' "$raw")" -eq 2 ] &&
+	grep -qx "# retried round=2 kernel=limit: $reason" "$raw" &&
+	[ "$(grep -n '^# retried' "$raw" | cut -d: -f1)" -lt "$(grep -n '^# complete' "$raw" | cut -d: -f1)" ]; then
+	ok "hang once: 24 records (the failed attempt's dropped), '# retried' line before '# complete'"
+else
+	nok "hang once: raw.csv" "$(cat "$raw")"
+fi
+if [[ $out == *"bench: [6/9] round 2/3: limit failed: $reason; retrying once (1 results discarded; log: $tmp/r4/logs/r2-limit.log.failed)"* &&
+	$out == *"bench:   retried round=2 kernel=limit: $reason"* ]]; then
+	ok "hang once: bench says so when it happens and again at the end"
+else
+	nok "hang once: bench output" "$out"
+fi
+if grep -q '^BEGIN scenario=egress-bpf' "$tmp/r4/logs/r2-limit.log.failed" &&
+	grep -q 'no progress for 45s' "$tmp/r4/logs/r2-limit.log.failed" &&
+	[ "$(grep -c '^RESULT' "$tmp/r4/logs/r2-limit.log")" -eq 2 ] &&
+	! grep -q 'no progress' "$tmp/r4/logs/r2-limit.log"; then
+	ok "hang once: failed attempt's log kept as r2-limit.log.failed, the retry's as r2-limit.log"
+else
+	nok "hang once: logs" "$(ls "$tmp/r4/logs")"
+fi
+if grep -q '^1 boot(s) retried after a failure' "$tmp/r4/report.txt" &&
+	grep -qF "round=2 kernel=limit: $reason" "$tmp/r4/report.txt" && ! grep -q INCOMPLETE "$tmp/r4/report.txt"; then
+	ok "hang once: the report is complete and lists the retry"
+else
+	nok "hang once: report" "$(cat "$tmp/r4/report.txt")"
+fi
+
+# ---- the same boot hangs twice: the run stops --------------------------------
+: >"$FAKE_LOG"
+out=$(FAKE_HANG="limit egress-bpf 2,3" "$B" --rounds 3 --kernels "$K" --scenarios tc-matchall:1,egress-bpf \
+	--out "$tmp/r5" 2>"$tmp/err5")
+rc=$?
+raw=$tmp/r5/raw.csv
+err=$(cat "$tmp/err5")
+reason="scenario egress-bpf hung (no progress for 60s; last step: setup n=1)"
+want="bench: error: round 2, limit: $reason; failed twice (log: $tmp/r5/logs/r2-limit.log)"
+if [ $rc -eq 1 ] && [ "$err" = "$want" ]; then
+	ok "hang twice: exit 1, one line naming round, kernel and scenario: '$err'"
+else
+	nok "hang twice: error" "rc=$rc" "want: $want" "got:  $err"
+fi
+order=$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)
+# round 1: 8 records; round 2: base 2, patched 4, and the second limit
+# attempt's tc-matchall record (a boot that failed twice keeps its records)
+if [ "$order" = "base patched limit base patched limit limit" ] &&
+	[ "$(grep -c '^[0-9]' "$raw")" -eq 15 ] &&
+	grep -qx "# retried round=2 kernel=limit: $reason" "$raw" &&
+	grep -qx "# failed round=2 kernel=limit: $reason" "$raw" &&
+	[ "$(tail -n 1 "$raw")" = "# incomplete reason=round 2 kernel limit failed twice" ]; then
+	ok "hang twice: stops after the retry, '# retried' and '# failed' lines, incomplete"
+else
+	nok "hang twice: raw.csv" "boots: $order" "$(cat "$raw")"
+fi
+if grep -q "INCOMPLETE RUN: round 2 kernel limit failed twice" "$tmp/r5/report.txt" &&
+	grep -q '^1 boot(s) retried after a failure' "$tmp/r5/report.txt"; then
+	ok "hang twice: report says INCOMPLETE and lists the retry"
+else
+	nok "hang twice: report" "$(cat "$tmp/r5/report.txt")"
+fi
+
+# the default idle limit grows with --duration: 4 x 30 s
+err=$(FAKE_HANG="base tc-matchall all" "$B" --rounds 1 --kernels "$K" --scenarios tc-matchall:1 \
+	--duration 30 --out "$tmp/r6" --no-report 2>&1 >/dev/null)
+want="bench: error: round 1, base: scenario tc-matchall hung (no progress for 120s; last step: setup n=1); failed twice (log: $tmp/r6/logs/r1-base.log)"
+if [ "$err" = "$want" ]; then
+	ok "--duration 30: default idle limit 120s; a hang in the first scenario"
+else
+	nok "default idle limit for --duration 30" "want: $want" "got:  $err"
+fi
+
+# ---- guest-run.sh: PROGRESS lines are console only ---------------------------
+sd=$tmp/scen
+mkdir -p "$sd" "$tmp/gout"
+cat >"$sd/tc-mixed.sh" <<'EOS'
+#!/bin/bash
+echo "PROGRESS v=1 scenario=tc-mixed variant=- n=1 step=setup"
+echo "tc-mixed: error: boom" >&2
+echo "PROGRESS v=1 scenario=tc-mixed variant=- n=1 step=teardown"
+exit 1
+EOS
+chmod +x "$sd/tc-mixed.sh"
+gout=$(BENCH_SCENARIO_DIR=$sd THUNKLESS_OUT=$tmp/gout "$(dirname "$B")/guest-run.sh" tc-mixed 2>/dev/null)
+rc=$?
+if [ $rc -eq 1 ] && [ "$(grep -c '^PROGRESS' <<<"$gout")" -eq 2 ] &&
+	[ "$(cat "$tmp/gout/results.txt")" = "FAIL scenario=tc-mixed rc=1 reason=tc-mixed: error: boom" ]; then
+	ok "guest-run: PROGRESS lines on stdout, not in results.txt, never the FAIL reason"
+else
+	nok "guest-run: PROGRESS lines" "rc=$rc" "stdout: $gout" "results: $(cat "$tmp/gout/results.txt")"
 fi
 
 echo "1..$t"

@@ -297,6 +297,7 @@ mkdir -p "$noise"
 		rec $r limit none tc-matchall - 1 "$4"
 		r=$((r + 1))
 	done
+	echo "# retried round=2 kernel=limit: scenario egress-bpf hung (no progress for 60s)"
 	echo "# complete"
 } >"$noise/raw.csv"
 out=$("$R" --no-plot "$noise/raw.csv" 2>"$tmp/err")
@@ -318,6 +319,14 @@ check "summary.csv: noise tax is an empty field" \
 	grep -qx 'udp-lookup,reuseport6,128,7710000,7900000,2.46,7730000,,,,0.13,0.00,1.68,,0' "$noise/summary.csv"
 check "summary.csv: clear tax" grep -qx 'tc-matchall,-,1,1010000,1030000,1.98,1050000,50.00,,,0.99,0.00,0.95,,0' "$noise/summary.csv"
 check "summary.json: noise tax is null" grep -q '"variant": "reuseport6", "n": 128, .*"tax_recovered_pct": null' "$noise/summary.json"
+# retried boots: listed under the table, and in summary.json
+got=$(echo "$out" | sed -n '/^harmonic mean/,$p' | sed 1d | grep -v '^$')
+want="1 boot(s) retried after a failure (the failed attempts' records are not counted):
+  round=2 kernel=limit: scenario egress-bpf hung (no progress for 60s)"
+check_eq "retried boot listed under the table" "$want" "$got"
+check "summary.json: retried" grep -qF '"retried": ["round=2 kernel=limit: scenario egress-bpf hung (no progress for 60s)"],' "$noise/summary.json"
+check "a retried boot does not make the run incomplete" grep -q '"complete": true' "$noise/summary.json"
+check "no retries: no retry note" [ "$(grep -c 'retried' "$good/report.txt")" -eq 0 ]
 # one row within noise: the harmonic mean row is that row, sds and all: '-'
 sed -i '/,tc-matchall,/d' "$noise/raw.csv"
 out=$("$R" --no-plot "$noise/raw.csv" 2>&1)

@@ -4,7 +4,8 @@
 # with helpers/fake-uml.sh as the "kernel" (it runs the job on the host): a
 # guest that goes quiet is killed, whole process group, within the limit and
 # with a one-line reason; a guest that keeps printing is left alone; 0 turns
-# the watchdog off; bad values are one-line errors.  Every run is wrapped in
+# the watchdog off; bad values are one-line errors; and bench.sh on top of
+# it retries a boot that hung.  Every run is wrapped in
 # timeout, so a broken watchdog fails the test instead of hanging it.
 # Prints "ok N - ..." / "not ok N - ..."; exit 1 on failure.
 set -u
@@ -57,10 +58,11 @@ else
 	nok "quiet guest: killed after 3 to 10s" "took ${secs}s"
 fi
 left=
-for p in $(cat "$pids" 2>/dev/null); do
+read -r p1 p2 _ < <(tr '\n' ' ' <"$pids" 2>/dev/null)
+for p in ${p1:-} ${p2:-}; do
 	alive "$p" && left+=" $p"
 done
-if [ "$(wc -w <"$pids" 2>/dev/null)" -eq 2 ] && [ -z "$left" ]; then
+if [ -n "${p2:-}" ] && [ -z "$left" ]; then
 	ok "quiet guest: its processes are gone (the whole process group was killed)"
 else
 	nok "quiet guest: processes left" "pids: $(cat "$pids" 2>&1)" "alive:$left"
@@ -78,6 +80,7 @@ else
 fi
 
 # ---- a guest that keeps printing, for longer than the limit -------------------
+# shellcheck disable=SC2016 # expanded by the "guest"
 guest --idle-timeout 3 --timeout 60 -- bash -c 'for i in 1 2 3 4 5 6; do echo "PROGRESS tick $i"; sleep 1; done; exit 3'
 if [ "$rc" -eq 3 ] && [[ $out == *"PROGRESS tick 6"* ]] && [ "$errn" -eq 0 ] && [ "$secs" -ge 6 ]; then
 	ok "guest printing every second for ${secs}s with a 3s limit: runs to the end, exit status 3 comes back"
@@ -113,6 +116,41 @@ bad() { # bad DESC WANT ARGS...: run-uml.sh ARGS must fail at once, one line
 bad "non-numeric --idle-timeout" "run-guest: error: bad --idle-timeout 'abc': must be an integer >= 0 (0 = off)" --idle-timeout abc -- bash -c "echo booted"
 bad "negative --idle-timeout" "run-guest: error: bad --idle-timeout '-1': must be an integer >= 0 (0 = off)" --idle-timeout -1 -- bash -c "echo booted"
 bad "--idle-timeout without a value" "run-guest: error: --idle-timeout needs an argument" --idle-timeout
+
+# ---- end to end: bench.sh -> run-uml.sh -> fake UML -> guest-run.sh ----------
+# egress-bpf hangs in its first boot (sleeps after a PROGRESS line); the
+# real watchdog kills it, bench.sh names the scenario and retries; the
+# retry passes
+sd=$tmp/scen
+mkdir -p "$sd"
+ln -s "$here/helpers/fake-scenario.sh" "$sd/tc-matchall.sh"
+cat >"$sd/egress-bpf.sh" <<EOS
+#!/bin/bash
+if [ ! -e "$tmp/hung-once" ]; then
+	touch "$tmp/hung-once"
+	echo "PROGRESS v=1 scenario=egress-bpf variant=- n=1 step=measure gate=none pkts=9"
+	sleep 1000
+fi
+. "$here/helpers/fake-scenario.sh" "\$@"
+EOS
+chmod +x "$sd/egress-bpf.sh"
+t0=$SECONDS
+out=$(cd "$top" && BENCH_SCENARIO_DIR=$sd FAKE_KERNEL=limit timeout -k 5 60 bench/bench.sh --rounds 1 \
+	--kernels "limit=$K" --scenarios tc-matchall:1,egress-bpf --duration 0.1 --idle-timeout 3 \
+	--out "$tmp/bench" --no-report 2>"$tmp/err")
+rc=$?
+secs=$((SECONDS - t0))
+raw=$tmp/bench/raw.csv
+reason="scenario egress-bpf hung (no progress for 3s; last step: measure n=1 gate=none)"
+if [ $rc -eq 0 ] && [ ! -s "$tmp/err" ] && grep -qx "# retried round=1 kernel=limit: $reason" "$raw" &&
+	[ "$(grep -c '^[0-9]' "$raw")" -eq 2 ] && [ "$(tail -n 1 "$raw")" = "# complete" ] &&
+	[[ $out == *"limit failed: $reason; retrying once (1 results discarded"* ]] &&
+	grep -q '^run-uml: error: guest made no progress for 3s; last line: PROGRESS v=1 scenario=egress-bpf' \
+		"$tmp/bench/logs/r1-limit.log.failed"; then
+	ok "bench.sh with the real runner: a hang is killed, named, retried, the run completes (${secs}s)"
+else
+	nok "bench.sh with the real runner" "rc=$rc secs=$secs" "stderr: $(cat "$tmp/err")" "$out" "$(cat "$raw" 2>&1)"
+fi
 
 echo "1..$t"
 [ "$fails" -eq 0 ]

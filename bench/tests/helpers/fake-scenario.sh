@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Fake scenario for bench/tests/test-bench.sh: prints one RESULT line per size
-# and gate; pps depends on $FAKE_KERNEL; FAKE_FAIL=<scenario> makes that
-# scenario fail like a broken setup would.
+# and gate, each after PROGRESS lines like bench/scenarios/lib.sh's; pps
+# depends on $FAKE_KERNEL; FAKE_FAIL=<scenario> makes that scenario fail
+# like a broken setup would.
 set -u
 scen=$(basename "$0" .sh)
 ns=1 gates= vs=-
@@ -14,6 +15,7 @@ while getopts "n:c:d:g:v:" o; do
 	*) ;;
 	esac
 done
+echo "PROGRESS v=1 scenario=$scen variant=${vs%%,*} n=${ns%%,*} step=setup"
 if [ "${FAKE_FAIL:-}" = "$scen" ]; then
 	echo "$scen: error: matchall filters on tlb0 egress: got 0, expected 1" >&2
 	exit 1
@@ -29,6 +31,8 @@ for n in ${ns//,/ }; do
 		for g in ${gl//,/ }; do
 			p=$pps
 			[ "$g" = off ] && p=1000000
+			echo "PROGRESS v=1 scenario=$scen variant=$v n=$n step=warm-up gate=$g"
+			echo "PROGRESS v=1 scenario=$scen variant=$v n=$n step=measure gate=$g pkts=$p"
 			echo "RESULT v=1 scenario=$scen variant=$v n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0"
 		done
 	done
