@@ -88,7 +88,7 @@ for c in $(commits); do
 	i=$((i + 1))
 	run "bisect-$(printf %02d $i)" check_bisect "$c"
 done
-for v in off modules no-retpoline no-cls-act no-cls some-builtin; do
+for v in off modules no-retpoline no-cls-act no-cls some-builtin tc-only; do
 	run "matrix-$v" check_matrix "$v"
 done
 run warnings check_warnings
@@ -98,6 +98,7 @@ run audit-um-patched check_audit build-um-patched "$BUILD/out/um-patched/vmlinux
 run boot-qemu check_boot qemu
 run boot-uml check_boot uml
 run kunit check_kunit
+run kunit-broken-ladder check_kunit_broken
 run thunks-uml check_thunks
 run harness-guest-qemu check_guest_harness qemu
 run harness-guest-uml check_guest_harness uml

@@ -174,7 +174,8 @@ if [ -e "$job/idle" ] && [ "${rcs[0]}" = 137 ]; then
 fi
 if [ "${rcs[0]}" = 124 ] || [ "${rcs[0]}" = 137 ]; then
 	tail_console
-	die "guest timed out after ${timeout}s${oops:+ (console: $oops)}"
+	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
+	die "guest timed out after ${timeout}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
 fi
 if [ -n "$oops" ]; then
 	tail_console 60

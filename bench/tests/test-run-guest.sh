@@ -96,7 +96,7 @@ fi
 
 # ---- 0 = off: the hard --timeout still applies ---------------------------------
 guest --idle-timeout 0 --timeout 4 -- bash -c 'echo hello; sleep 1000'
-if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$err" = "run-uml: error: guest timed out after 4s" ] && [ "$secs" -ge 4 ]; then
+if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && [ "$err" = "run-uml: error: guest timed out after 4s; last line: hello" ] && [ "$secs" -ge 4 ]; then
 	ok "--idle-timeout 0: no watchdog, --timeout still ends it: '$err'"
 else
 	nok "--idle-timeout 0" "rc=$rc secs=$secs" "err: $err"

@@ -6,6 +6,8 @@ set -u
 list=${1:?usage: kunit.sh SUITES-FILE}
 log=$(dmesg 2>/dev/null | sed -E 's/^\[[ 0-9.]+\] //')
 echo "$log" | grep -E '^\s*(# Subtest|(not )?ok [0-9]+ )' || true
+# what a failing test said (the message follows the FAILED line)
+echo "$log" | grep -E -A2 '(EXPECTATION|ASSERTION) FAILED' || true
 rc=0
 want=$(grep -vE '^\s*(#|$)' "$list" 2>/dev/null || true)
 if [ -z "$want" ]; then
