@@ -128,7 +128,10 @@ idle_watch() {
 			since=$SECONDS
 		elif [ -n "$pid" ] && [ $((SECONDS - since)) -ge "$idle" ]; then
 			echo "$idle" >"$job/idle"
-			kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null
+			# through timeout, which passes the signal on to the guest
+			# and kills it 10 s later if need be: a KILL of the group
+			# left UML's host processes holding the console pipe.
+			kill -TERM "$pid" 2>/dev/null
 			return 0
 		fi
 	done
@@ -167,7 +170,7 @@ tail_console() {
 oops=$(tr -d '\r' <"$job/console.log" | grep -m1 -E \
 	'Kernel panic|BUG:|Oops|general protection fault|WARNING:|INFO: task .* blocked for|soft lockup|hard LOCKUP|RCU stall|UBSAN:|KASAN:|segfault at' || true)
 # (a guest that ended by itself as the watchdog fired was not idle)
-if [ -e "$job/idle" ] && [ "${rcs[0]}" = 137 ]; then
+if [ -e "$job/idle" ]; then
 	tail_console
 	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
 	die "guest made no progress for ${idle}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
