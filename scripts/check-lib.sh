@@ -159,19 +159,19 @@ check_audit() (
 image_of() {
 	case $1 in
 	qemu) echo "$BUILD/out/x86_64/arch/x86/boot/bzImage" ;;
-	uml) echo "$BUILD/out/um-patched/linux" ;;
+	uml) echo "$BUILD/out/um-census/linux" ;;
 	esac
 }
 
 check_boot() (
 	kind=$1
-	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-patched)" || exit 1
+	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-census)" || exit 1
 	"$TOP/scripts/run-$kind.sh" --kernel "$(image_of "$kind")" --timeout 120 -- bash "$TOP/tests/guest/smoke.sh"
 )
 
 # The runner itself: status, output, panic and hang handling, per kind.
 check_guest_harness() (
-	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-patched)" || exit 1
+	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-census)" || exit 1
 	bash "$TOP/tests/guest-test.sh" "$1" "$(image_of "$1")"
 )
 
@@ -229,7 +229,7 @@ check_thunks() (
 # to build/kselftest/ (the tree stays clean) and the C programs it lists
 # are compiled there against the x86_64 kernel's UAPI headers.
 KSTAGE=$BUILD/kselftest
-kselftest_list() { grep -vE '^\s*(#|$)' "$TOP/tests/kselftests"; }
+kselftest_list() { grep -vE '^\s*(#|$)' "$TOP/tests/kselftests" | sed -E 's/^(short|long)\s+//'; }
 
 check_kselftest_build() (
 	need build-x86_64 || exit 1
@@ -261,7 +261,7 @@ check_kselftest_build() (
 # check_kselftest PATH TIMEOUT [-K qemu|uml] [OPTION...] [-- ARG...]: PATH
 # (under build/kselftest/) in a guest through tests/guest/kselftest.sh with
 # those options, and with ARGs for the selftest itself.  The guest is the
-# x86_64 QEMU guest, or the patched UML kernel with -K uml.  (UML runs
+# x86_64 QEMU guest, or the UML (census) kernel with -K uml.  (UML runs
 # kernel code natively, but every system call of the guest's processes
 # is a ptrace round trip on the host: tc_wrapper.sh, which runs ip, tc and
 # ping hundreds of times, took 554 s there against 252 s under QEMU TCG.)
@@ -273,7 +273,7 @@ check_kselftest() (
 		shift 2
 	fi
 	case $kind in
-	uml) need kselftest-build build-um-patched || exit 1 ;;
+	uml) need kselftest-build build-um-census || exit 1 ;;
 	qemu) need kselftest-build build-x86_64 || exit 1 ;;
 	*) die "bad guest kind '$kind' for $path in tests/kselftests (uml or qemu)" ;;
 	esac
