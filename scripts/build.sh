@@ -48,6 +48,11 @@ fi
 rm -f "$out/.thunkless-stamp"
 
 "$TOP/scripts/config.sh" "$arch" "$out" "${fragments[@]}"
+# A kernel with modules gets them built and installed under $out/modroot,
+# where the guest's modprobe finds them (scripts/guest-init.sh).
+mods=0
+grep -q '=m$' "$out/.config" && mods=1
+[ $mods = 0 ] || target="$target modules"
 setup_ccache
 log=$out/build.log
 info "building $profile (${TARGETS:-$target}) in $out"
@@ -61,5 +66,11 @@ if [ -n "${TARGETS:-}" ]; then
 	exit 0
 fi
 [ -f "$out/$image" ] || die "building $profile produced no $image"
+rm -rf "$out/modroot"
+if [ $mods = 1 ]; then
+	kmake "$arch" "$out" modules_install INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
+		DEPMOD=/usr/sbin/depmod >>"$log" 2>&1 ||
+		die "installing the modules of $profile failed (log: $log)"
+fi
 echo "$stamp" >"$out/.thunkless-stamp"
 echo "$out/$image"

@@ -32,6 +32,18 @@ mount -t bpf bpf /sys/fs/bpf 2>/dev/null
 hostname guest 2>/dev/null
 ip link set lo up 2>/dev/null
 
+# The kernel's modules, when it has any, are not under the host's
+# /lib/modules: both the kernel's request_module() and the guest's own
+# modprobe calls go through a modprobe that looks in the build's modroot.
+modroot=$(arg thunkless_modroot)
+if [ -n "$modroot" ]; then
+	mkdir -p /run/thunkless/bin
+	printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$modroot" >/run/thunkless/bin/modprobe
+	chmod +x /run/thunkless/bin/modprobe
+	echo /run/thunkless/bin/modprobe >/proc/sys/kernel/modprobe
+	export PATH=/run/thunkless/bin:$PATH
+fi
+
 job=$(arg thunkless_job)
 kind=$(arg thunkless_kind)
 

@@ -67,6 +67,12 @@ mkdir "$job/out"
 } >"$job/cmd.sh"
 pwd >"$job/cwd"
 init=$TOP/scripts/guest-init.sh
+# Modules that build.sh installed next to the image.
+case $kind in
+qemu) modroot=${kernel%/arch/x86/boot/bzImage}/modroot ;;
+uml) modroot=$(dirname "$kernel")/modroot ;;
+esac
+[ -d "$modroot/lib/modules" ] && append="thunkless_modroot=$modroot $append"
 cmdline="ro init=$init panic=-1 oops=panic loglevel=5 thunkless_kind=$kind thunkless_top=$TOP thunkless_job=$job $append"
 
 accel() {
