@@ -98,6 +98,7 @@ struct callee_rule {
 	char *callee;
 	char *reason;
 	int line;
+	bool if_builtin;	/* require: skipped when CALLEE is not in the binary */
 };
 
 struct func {
@@ -223,6 +224,7 @@ struct pending {
 	char *arg;
 	char *reason;
 	int line;
+	bool if_builtin;
 };
 
 /*
@@ -232,7 +234,7 @@ struct pending {
  *   func F [optional ["why"]]
  *   allow F thunk|indirect|jumptable [N] "reason"
  *   inline F CALLEE ["reason"]
- *   require F [call] CALLEE ["reason"]
+ *   require F [call] CALLEE [if-built-in] ["reason"]
  * F matches symbols F and F.<suffix> (.cold, .isra.N, .constprop.N, .part.N).
  * With kernel == NULL and the file has sections: error (unless any_section,
  * used by --compare, which only needs function names from every section).
@@ -295,7 +297,7 @@ static void load_list(struct list *l, const char *path, const char *kernel, bool
 			if (q[i] && i != n - 1)
 				lerr(l, lineno, "a quoted reason must be the last word");
 		for (int i = 0; i < n; i++)
-			if (!q[i] && !valid_ident(tok[i]))
+			if (!q[i] && !valid_ident(tok[i]) && strcmp(tok[i], "if-built-in"))
 				lerr(l, lineno, "invalid word '%s'", tok[i]);
 
 		const char *d = tok[0];
@@ -351,14 +353,20 @@ static void load_list(struct list *l, const char *path, const char *kernel, bool
 			bool req = !strcmp(d, "require");
 			int ci = 2;
 
+			bool if_builtin = false;
+
+			if (req && nw >= 4 && !strcmp(tok[nw - 1], "if-built-in")) {
+				if_builtin = true;
+				nw--;
+			}
 			if (req && nw == 4 && !strcmp(tok[2], "call"))
 				ci = 3;
 			if (nw != ci + 1 || (req && !strcmp(tok[ci], "call")))
-				lerr(l, lineno, req ? "usage: require FUNC [call] CALLEE [\"reason\"]"
+				lerr(l, lineno, req ? "usage: require FUNC [call] CALLEE [if-built-in] [\"reason\"]"
 						    : "usage: inline FUNC CALLEE [\"reason\"]");
 			if (!active)
 				continue;
-			struct pending p = { .type = req ? 2 : 1, .line = lineno };
+			struct pending p = { .type = req ? 2 : 1, .line = lineno, .if_builtin = if_builtin };
 
 			p.fname = xstrdup(tok[1]);
 			p.arg = xstrdup(tok[ci]);
@@ -391,7 +399,7 @@ static void load_list(struct list *l, const char *path, const char *kernel, bool
 		for (size_t j = 0; p->type == 1 && j < fn->ninl; j++)
 			dup |= !strcmp(fn->inl[j].callee, p->arg);
 		if (!dup) {
-			struct callee_rule r = { p->arg, p->reason, p->line };
+			struct callee_rule r = { p->arg, p->reason, p->line, p->if_builtin };
 
 			if (p->type == 1)
 				PUSH(fn->inl, fn->ninl, fn->cinl, r);
@@ -414,7 +422,7 @@ static void load_list(struct list *l, const char *path, const char *kernel, bool
 
 			PUSH(fn->allows, fn->nallows, fn->callows, a);
 		} else {
-			struct callee_rule r = { p->arg, p->reason, p->line };
+			struct callee_rule r = { p->arg, p->reason, p->line, p->if_builtin };
 
 			if (p->type == 1)
 				PUSH(fn->inl, fn->ninl, fn->cinl, r);
@@ -1213,6 +1221,9 @@ static int do_audit(const char *vmlinux, const char *listpath, const char *kerne
 			if (hits) {
 				printf("  %-10s %-9s %s: %ld direct call%s\n", "required", "call", c->callee, hits,
 				       hits == 1 ? "" : "s");
+			} else if (c->if_builtin && !symbol_exists(&im, c->callee)) {
+				printf("  %-10s %-9s %s: not in this binary (a module, or not configured) (%s:%d)\n",
+				       "skipped", "call", c->callee, listpath, c->line);
 			} else {
 				printf("  %-10s %-9s %s: no direct call%s (%s:%d)\n", "MISSING", "call", c->callee,
 				       symbol_exists(&im, c->callee) ? "" : ", no such symbol in the binary",

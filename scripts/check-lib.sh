@@ -217,6 +217,15 @@ PY
 	echo "clean KUnit failure: ${msg#"${msg%%[! ]*}"}"
 )
 
+# Direct-call slots under churn, in the x86_64 guest, where static calls
+# are patched inline for real: modules loaded and unloaded while pktgen
+# sends through filters of other modules; exhaustion, reuse, every packet
+# counted, no splat (tests/guest/slots-stress.sh).
+check_slots_stress() (
+	need build-x86_64 || exit 1
+	"$TOP/scripts/run-qemu.sh" --timeout 600 --idle-timeout 120 -- bash "$TOP/tests/guest/slots-stress.sh"
+)
+
 # The thunk census kernel counts the retpolines each packet pays: none
 # from tc with the gate on (tests/guest/thunks.sh).
 check_thunks() (

@@ -105,6 +105,7 @@ run boot-uml check_boot uml
 run kunit check_kunit
 run kunit-broken-ladder check_kunit_broken
 run thunks-uml check_thunks
+run slots-stress check_slots_stress
 run harness-guest-qemu check_guest_harness qemu
 run harness-guest-uml check_guest_harness uml
 run kselftest-build check_kselftest_build

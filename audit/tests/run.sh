@@ -150,6 +150,12 @@ if run require 1 "$L" "$O/retp" && has 'MISSING +call +helper_noinline: no direc
 	ok "require: missing direct calls reported"
 else nok "require"; fi
 
+LN=reqb; L=$(list 'func f_direct' 'require f_direct call no_such_fn if-built-in "a module"' 'require f_direct helper_noinline if-built-in')
+if run require-if-built-in 1 "$L" "$O/retp" && has 'skipped +call +no_such_fn: not in this binary' &&
+	has 'MISSING +call +helper_noinline: no direct call \(' && count 'MISSING' 1; then
+	ok "require if-built-in: an absent callee is skipped, a present one is still required"
+else nok "require if-built-in"; fi
+
 LN=sect; L=$(list '[all]' 'func f_indirect_call' '[base]' 'allow f_indirect_call thunk 1 "base: not converted yet"' \
 	'[patched]' 'func f_direct' 'require f_direct target')
 if run sect-base 1 "$L" "$O/plain" -k base && has 'UNEXPECTED +indirect +f_indirect_call' && hasnt f_direct &&
