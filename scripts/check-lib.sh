@@ -92,15 +92,31 @@ check_bisect() (
 		CONFIG_NOVERIFY="thunkless kunit" "$TOP/scripts/build.sh" x86_64
 )
 
-# check_matrix VARIANT: the series' directories build with that config.
+# check_matrix VARIANT: the series' directories build with that config.  A
+# variant that only changes tc's shape names the directories it can affect
+# ("#@ dirs: net/sched/ ..." in its fragment), which must be among the
+# series' directories; every other variant builds all of them.
 check_matrix() (
 	need tree series-applies || exit 1
 	v=$1 profile=x86_64 extra=()
+	dirs=$(series_dirs)
 	case $v in
 	off) profile=x86_64-off ;;
-	*) extra=("$TOP/configs/variants/$v.config") ;;
+	*)
+		f=$TOP/configs/variants/$v.config
+		[ -f "$f" ] || die "no variant fragment $f"
+		extra=("$f")
+		only=$(sed -n 's/^#@ dirs://p' "$f")
+		if [ -n "$only" ]; then
+			for d in $only; do
+				[[ " $dirs " == *" $d "* ]] || die "$f: '#@ dirs:' names $d, which the series does not build in"
+			done
+			dirs=$only
+		fi
+		;;
 	esac
-	OUT=$BUILD/out/matrix-$v TARGETS="$(series_dirs)" MAKEFLAGS_EXTRA="W=1" \
+	echo "building: $dirs"
+	OUT=$BUILD/out/matrix-$v TARGETS="$dirs" MAKEFLAGS_EXTRA="W=1" \
 		"$TOP/scripts/build.sh" "$profile" "${extra[@]}"
 )
 

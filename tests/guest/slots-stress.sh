@@ -67,6 +67,8 @@ unload() {
 
 for d in sdev0 sdev1; do
 	ip link add "$d" type dummy || die "cannot create $d"
+	# No IPv6 autoconfiguration traffic: only pktgen's packets pass.
+	sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" 2>/dev/null
 	ip link set "$d" up
 	tc qdisc add dev "$d" clsact || die "no clsact on $d"
 done
@@ -80,7 +82,7 @@ tc filter add dev sdev1 egress pref 1 protocol all matchall \
 	action mpls pop protocol ipv4 \
 	action gate clockid CLOCK_TAI sched-entry open 1000000000 -1 -1 ||
 	die "cannot add the idle filter (act_simple, act_mpls, act_gate)"
-tc filter add dev sdev0 egress pref 1 protocol all basic \
+tc filter add dev sdev0 egress pref 1 protocol ip basic \
 	action nat egress 192.0.2.1/32 192.0.2.2 pipe \
 	action skbmod set smac 02:00:00:00:00:99 pipe \
 	action ctinfo cpmark pipe \
@@ -128,7 +130,7 @@ pgpid=$!
 s_first=
 for r in $(seq "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then
-		spec="flow map key dst and 0xff baseclass ffff:1 action mpls push label 20 pipe action mpls pop protocol ipv4 pipe action gact continue"
+		spec="handle 1 flow map key dst and 0xff baseclass ffff:1 action mpls push label 20 pipe action mpls pop protocol ipv4 pipe action gact continue"
 		mods="cls_flow act_mpls"
 	else
 		spec="route to 7 action gate clockid CLOCK_TAI sched-entry open 1000000000 -1 -1 action gact continue"
@@ -136,8 +138,12 @@ for r in $(seq "$ROUNDS"); do
 	fi
 	echo "# churn round $r: $mods"
 	# shellcheck disable=SC2086 # the filter spec is a word list
-	tc filter add dev sdev0 egress pref 50 protocol all $spec ||
-		{ fail "round $r: cannot add '$spec'"; break; }
+	if ! tc filter add dev sdev0 egress pref 50 protocol all $spec; then
+		fail "round $r: cannot add '$spec'"
+		# shellcheck disable=SC2086
+		unload $mods
+		break
+	fi
 	if [ "$r" = 1 ]; then
 		s_first=$(slot_of tcf_mpls_act)
 		check "act_mpls, loaded first after the unload, takes the lowest freed slot" "$s_first" "$s_simple"
@@ -158,8 +164,8 @@ echo "# pktgen sent $sent packets during $ROUNDS churn rounds"
 # "action order N: KIND ..." then its " Sent B bytes P pkt ..." line.
 counts=$(tc -s filter show dev sdev0 egress pref 1 | awk '
 	/action order [0-9]+:/ { sub(/.*action order [0-9]+: */, ""); kind = $1 }
-	/^ *Sent [0-9]+ bytes [0-9]+ pkt/ && kind != "" { print kind, $4; kind = "" }')
-nact=$(wc -l <<<"$counts")
+	/^[ \t]*Sent [0-9]+ bytes [0-9]+ pkt/ && kind != "" { print kind, $4; kind = "" }')
+nact=$(grep -c . <<<"$counts")
 check "actions on the stable filter" "$nact" 9
 while read -r kind pkts; do
 	check "$kind counted every packet" "$pkts" "$sent"
