@@ -179,15 +179,23 @@ image_of() {
 	esac
 }
 
+# build_of KIND: the check that builds KIND's kernel.
+build_of() {
+	case $1 in
+	qemu) echo build-x86_64 ;;
+	uml) echo build-um-census ;;
+	esac
+}
+
 check_boot() (
 	kind=$1
-	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-census)" || exit 1
+	need "$(build_of "$1")" || exit 1
 	"$TOP/scripts/run-$kind.sh" --kernel "$(image_of "$kind")" --timeout 120 -- bash "$TOP/tests/guest/smoke.sh"
 )
 
 # The runner itself: status, output, panic and hang handling, per kind.
 check_guest_harness() (
-	need "$( [ "$1" = qemu ] && echo build-x86_64 || echo build-um-census)" || exit 1
+	need "$(build_of "$1")" || exit 1
 	bash "$TOP/tests/guest-test.sh" "$1" "$(image_of "$1")"
 )
 
@@ -298,8 +306,7 @@ check_kselftest() (
 		shift 2
 	fi
 	case $kind in
-	uml) need kselftest-build build-um-census || exit 1 ;;
-	qemu) need kselftest-build build-x86_64 || exit 1 ;;
+	uml | qemu) need kselftest-build "$(build_of "$kind")" || exit 1 ;;
 	*) die "bad guest kind '$kind' for $path in tests/kselftests (uml or qemu)" ;;
 	esac
 	opts=()
