@@ -47,7 +47,26 @@ if [ -z "${TARGETS:-}" ] && [ -f "$out/$image" ] && [ "$(cat "$out/.thunkless-st
 fi
 rm -f "$out/.thunkless-stamp"
 
-"$TOP/scripts/config.sh" "$arch" "$out" "${fragments[@]}"
+# The .config depends only on the fragments, the tree's Kconfig files and
+# starting configs, and the tools Kconfig asks about; when none of them
+# changed since this output directory was configured (a bisect step that
+# touches no Kconfig), reuse it: configuring costs three kbuild runs.
+cstamp=$({
+	echo "$arch ${CONFIG_NOVERIFY:-}"
+	cat "${fragments[@]}"
+	git -C "$SRC" ls-tree -r HEAD | grep -E $'\t(.*/)?(Kconfig[^/]*|configs/[^/]*|kconfig/.*)$'
+	git -C "$SRC" diff HEAD -- ':(glob)**/Kconfig*' ':(glob)**/configs/*' 'scripts/kconfig'
+	gcc --version | head -n1
+	ld --version | head -n1
+	pahole --version 2>/dev/null || true
+} | sha256sum | cut -c1-32)
+if [ -f "$out/.config" ] && [ "$(cat "$out/.thunkless-config-stamp" 2>/dev/null)" = "$cstamp" ]; then
+	info "$profile: configuration unchanged, reusing $out/.config"
+else
+	rm -f "$out/.thunkless-config-stamp"
+	"$TOP/scripts/config.sh" "$arch" "$out" "${fragments[@]}"
+	echo "$cstamp" >"$out/.thunkless-config-stamp"
+fi
 # A kernel with modules gets them built and installed under $out/modroot,
 # where the guest's modprobe finds them (scripts/guest-init.sh).
 mods=0

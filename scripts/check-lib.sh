@@ -80,16 +80,37 @@ series_dirs() {
 	echo "${dirs:- net/sched/}"
 }
 
-# check_bisect COMMIT: the series' directories build at this commit (W=1).
+# warnings_in_series LOG: the compiler warnings in a build log that point
+# at a file the series changes.  The series' files must build without any;
+# warnings of other files are the base's.  (A log shows the warnings of the
+# objects that build compiled; ccache replays a cached object's warnings.)
+warnings_in_series() {
+	local files
+	files=$(git -C "$APPLY" diff --name-only base..HEAD) || return 1
+	sed -n -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: warning: (.*)/\1: \3/p' "$1" |
+		sed -E 's|^(\.\./)+[^/]+/||; s|^/.*/build/([^/]+/)*linux/||' |
+		awk 'NR == FNR { f[$1] = 1; next } { p = $1; sub(/:$/, "", p) } p in f' <(echo "$files") -
+}
+
+# check_bisect COMMIT: the series' directories build at this commit, with
+# no compiler warning in a file the series changes.  W=1 and sparse are
+# check_warnings' job, on the whole series: the bisect steps build with the
+# flags of build-x86_64, and their worktree and output directory sit at the
+# same relative places as build/linux and build/out/x86_64, so ccache serves
+# every object this commit does not change.  A step whose commit changes no
+# Kconfig reuses the previous step's configuration (scripts/build.sh).
+BISECT=$BUILD/bisect
 check_bisect() (
 	need series-applies || exit 1
-	wt=$BUILD/wt/bisect
+	wt=$BISECT/linux out=$BISECT/out/x86_64
 	worktree "$wt" "$1"
 	git -C "$wt" log --oneline -1
 	dirs=
 	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
-	SRC=$wt OUT=$BUILD/out/bisect TARGETS="${dirs:-net/sched/}" MAKEFLAGS_EXTRA="W=1" \
-		CONFIG_NOVERIFY="thunkless kunit" "$TOP/scripts/build.sh" x86_64
+	SRC=$wt OUT=$out TARGETS="${dirs:-net/sched/}" CONFIG_NOVERIFY="thunkless kunit" \
+		"$TOP/scripts/build.sh" x86_64 || exit 1
+	w=$(warnings_in_series "$out/build.log")
+	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
 )
 
 # check_matrix VARIANT: the series' directories build with that config.  A
@@ -116,8 +137,10 @@ check_matrix() (
 		;;
 	esac
 	echo "building: $dirs"
-	OUT=$BUILD/out/matrix-$v TARGETS="$dirs" MAKEFLAGS_EXTRA="W=1" \
-		"$TOP/scripts/build.sh" "$profile" "${extra[@]}"
+	out=$BUILD/out/matrix-$v
+	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" "$profile" "${extra[@]}" || exit 1
+	w=$(warnings_in_series "$out/build.log")
+	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
 )
 
 # W=1 and sparse (C=2) on every .c file the series touches, against the
@@ -226,7 +249,8 @@ if n != 1:
     sys.exit("expected one matchall entry, found %d" % n)
 open(p, "w").write(s)
 PY
-	SRC=$BROKEN OUT=$BUILD/broken-ladder/out/x86_64 "$TOP/scripts/build.sh" x86_64 >/dev/null ||
+	# bzImage only: the KUnit suites are built in, and no module is loaded.
+	SRC=$BROKEN OUT=$BUILD/broken-ladder/out/x86_64 TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
 		die "building the broken-ladder kernel failed"
 	git -C "$BROKEN" checkout -q -- include/net/tc_wrapper.h
 	log=$(mktemp)

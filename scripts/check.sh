@@ -88,10 +88,13 @@ run build-x86_64 "$TOP/scripts/build.sh" x86_64
 # and selftests are the census kernel's.
 run build-um-census "$TOP/scripts/build.sh" um-census
 
-i=0
-for c in $(commits); do
-	i=$((i + 1))
+# Newest first: the last commit is build-x86_64's source and configuration,
+# so ccache serves the whole first step, and each step back rebuilds only
+# what one commit changed.
+i=$(commits | wc -l)
+for c in $(commits | tac); do
 	run "bisect-$(printf %02d $i)" check_bisect "$c"
+	i=$((i - 1))
 done
 for v in off modules no-retpoline no-cls-act no-cls some-builtin; do
 	run "matrix-$v" check_matrix "$v"

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# warnings_in_series (check-lib.sh), which fails a bisect step or a matrix
+# variant: a compiler warning in a file the series changes is reported,
+# whatever the path form kbuild printed; one in a file of the base is not.
+. "$(dirname "$0")/lib.sh"
+APPLY=$TMP/apply
+git init -q "$APPLY"
+g() { git -C "$APPLY" -c user.name=T -c user.email=t@example.org "$@"; }
+mkdir -p "$APPLY/net/sched" "$APPLY/net/core" "$APPLY/include/net"
+echo a >"$APPLY/net/sched/cls_api.c"
+echo b >"$APPLY/net/core/pktgen.c"
+echo c >"$APPLY/include/net/tc_wrapper.h"
+g add . && g commit -q -m base && g tag base
+echo a2 >"$APPLY/net/sched/cls_api.c"
+echo c2 >"$APPLY/include/net/tc_wrapper.h"
+g commit -q -am series
+BUILD=$TMP/build
+# shellcheck source=../scripts/check-lib.sh
+. "$TOP/scripts/check-lib.sh"
+APPLY=$TMP/apply
+
+log=$TMP/build.log
+cat >"$log" <<'LOG'
+../../linux/net/core/pktgen.c:212:52: warning: 'F_IPSEC' defined but not used [-Wunused-const-variable=]
+  CC [M]  net/sched/cls_u32.o
+LOG
+out=$(warnings_in_series "$log")
+[ -z "$out" ] && echo "ok - a warning in a base file is not the series'" ||
+	{ echo "not ok - base warning reported: $out"; fails=$((fails + 1)); }
+
+cat >>"$log" <<'LOG'
+../../linux/net/sched/cls_api.c:12:5: warning: unused variable 'x' [-Wunused-variable]
+/work/x/build/bisect/linux/include/net/tc_wrapper.h:3:1: warning: 'y' defined but not used
+LOG
+out=$(warnings_in_series "$log")
+[ "$(wc -l <<<"$out")" = 2 ] && grep -q "^net/sched/cls_api.c: unused variable 'x'" <<<"$out" &&
+	grep -q '^include/net/tc_wrapper.h: ' <<<"$out" &&
+	echo "ok - warnings in the series' files are reported, relative and absolute paths" ||
+	{ echo "not ok - expected 2 series warnings, got: $out"; fails=$((fails + 1)); }
+done_testing
