@@ -58,8 +58,12 @@
  * for patched) and CV%, in order of first appearance; then, for each pair
  * NAME and NAME-limit among them, NAME's median as a percentage of
  * NAME-limit's ("% of own limit"), and patched's median as a percentage of
- * limit's for comparison.  Its rows are flagged '!' like the main table's
- * (--strict looks at the main table only).
+ * limit's for comparison.  A kernel named base-X or patched-X (make
+ * bench-srso: base and patched built another way) without a NAME-limit
+ * has limit as its own limit, and each pair base-X, patched-X gets a column
+ * "X tax%": (patched-X - base-X) / (limit - base-X), '-' within noise by
+ * tax%'s rule.  Its rows are flagged '!' like the main table's (--strict
+ * looks at the main table only).
  *
  * Outputs, in --out (default: the directory of RAW.csv): report.txt (the
  * tables, also on stdout), summary.csv (one line per row of the main table,
@@ -130,10 +134,15 @@ static int complete, incomplete;
 static char incomplete_reason[256];
 static double cv_bound = 3.0;
 static const char *role[3] = { "base", "patched", "limit" };
-/* kernels other than the three roles, and the index of each one's NAME-limit */
+/*
+ * kernels other than the three roles; the index of each one's NAME-limit,
+ * LIMIT_ROLE for base-X and patched-X without one, else -1; for base-X, the
+ * index of patched-X, else -1
+ */
 static const char **others;
-static int *other_limit;
+static int *other_limit, *other_pair;
 static size_t nothers;
+#define LIMIT_ROLE (-2)
 
 static void die(const char *fmt, ...)
 {
@@ -537,6 +546,16 @@ static const char *fmt_pct_of(char *buf, size_t sz, double v)
 	return fmt_num(buf, sz, v, 1, 0);
 }
 
+/* "X" if NAME is "ROLE-X", else NULL */
+static const char *variant_of(const char *name, const char *r)
+{
+	size_t len = strlen(r);
+
+	if (strncmp(name, r, len) || name[len] != '-' || !name[len + 1])
+		return NULL;
+	return name + len + 1;
+}
+
 /* The kernels that are not base, patched or limit, in order of appearance. */
 static void find_others(void)
 {
@@ -566,6 +585,39 @@ static void find_others(void)
 			    !strcmp(others[j] + len, "-limit"))
 				other_limit[i] = (int)j;
 	}
+	/* base-X, patched-X: base and patched built another way (bench-srso) */
+	other_pair = xrealloc(other_pair, nothers * sizeof(*other_pair));
+	for (i = 0; i < nothers; i++) {
+		const char *x = variant_of(others[i], role[0]);
+
+		if (other_limit[i] < 0 && (x || variant_of(others[i], role[1])))
+			other_limit[i] = LIMIT_ROLE;
+		other_pair[i] = -1;
+		for (j = 0; x && j < nothers; j++) {
+			const char *y = variant_of(others[j], role[1]);
+
+			if (y && !strcmp(x, y))
+				other_pair[i] = (int)j;
+		}
+	}
+}
+
+/* the name of others[k]'s own limit kernel, or NULL */
+static const char *own_limit(size_t k)
+{
+	if (other_limit[k] == LIMIT_ROLE)
+		return role[2];
+	return other_limit[k] >= 0 ? others[other_limit[k]] : NULL;
+}
+
+/* for base-X with patched-X: (patched-X - base-X) / (own limit - base-X) */
+static double pair_tax(const struct row *r, size_t k)
+{
+	const struct group *b = pick(r, others[k], 0);
+	const struct group *l = pick(r, own_limit(k), 0);
+
+	return tax_pct(med(b), med(pick(r, others[other_pair[k]], 0)), med(l),
+		       sd(b), sd(l));
 }
 
 static int other_flagged(const struct row *r)
@@ -674,20 +726,33 @@ static void write_other_table(FILE *out)
 {
 	char lab[3 * NAMELEN + 32], b[32], head[NAMELEN + 16];
 	size_t i, k;
-	int nflag = 0, w;
+	int nflag = 0, w, variants = 0;
 
 	if (!nothers)
 		return;
 	fprintf(out, "\nother kernels: median pps and CV%%; NAME %%lim = %% of own limit: "
-		"NAME / NAME-limit, %s / %s\n\n", role[1], role[2]);
+		"NAME / NAME-limit, %s / %s\n", role[1], role[2]);
+	for (k = 0; k < nothers; k++)
+		variants |= other_limit[k] == LIMIT_ROLE;
+	if (variants)
+		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s; X tax%% = (%s-X - %s-X) / "
+			"(%s - %s-X), '-' within noise as for tax%%\n", role[0], role[1],
+			role[2], role[1], role[0], role[2], role[0]);
+	fputc('\n', out);
 	fprintf(out, "%-28s", "scenario");
 	for (k = 0; k < nothers; k++)
 		fprintf(out, " %*s %5s", imax(10, (int)strlen(others[k])),
 			others[k], "CV%");
 	for (k = 0; k < nothers; k++) {
-		if (other_limit[k] < 0)
+		if (!own_limit(k))
 			continue;
 		snprintf(head, sizeof(head), "%s %%lim", others[k]);
+		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
+	}
+	for (k = 0; k < nothers; k++) {
+		if (other_pair[k] < 0)
+			continue;
+		snprintf(head, sizeof(head), "%s tax%%", variant_of(others[k], role[0]));
 		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
 	}
 	snprintf(head, sizeof(head), "%s %%lim", role[1]);
@@ -707,12 +772,18 @@ static void write_other_table(FILE *out)
 			fprintf(out, " %5s", fmt_cv(b, sizeof(b), g));
 		}
 		for (k = 0; k < nothers; k++) {
-			if (other_limit[k] < 0)
+			if (!own_limit(k))
 				continue;
 			w = imax(7, (int)strlen(others[k]) + 5);
 			fprintf(out, " %*s", w, fmt_pct_of(b, sizeof(b),
 				pct_of(med(pick(r, others[k], 0)),
-				       med(pick(r, others[other_limit[k]], 0)))));
+				       med(pick(r, own_limit(k), 0)))));
+		}
+		for (k = 0; k < nothers; k++) {
+			if (other_pair[k] < 0)
+				continue;
+			w = imax(7, (int)strlen(variant_of(others[k], role[0])) + 5);
+			fprintf(out, " %*s", w, fmt_pct(b, sizeof(b), pair_tax(r, k)));
 		}
 		w = imax(7, (int)strlen(role[1]) + 5);
 		fprintf(out, " %*s%s\n", w, fmt_pct_of(b, sizeof(b),
@@ -859,14 +930,14 @@ static void write_json_others(FILE *f)
 	}
 	fputs("], \"pairs\": {", f);
 	for (k = 0, first = 1; k < nothers; k++) {
-		if (other_limit[k] < 0)
+		if (!own_limit(k))
 			continue;
 		if (!first)
 			fputs(", ", f);
 		first = 0;
 		json_str(f, others[k]);
 		fputs(": ", f);
-		json_str(f, others[other_limit[k]]);
+		json_str(f, own_limit(k));
 	}
 	fputs("}, \"rows\": [", f);
 	for (i = 0; nothers && i < nrows; i++) {
@@ -895,12 +966,13 @@ static void write_json_others(FILE *f)
 			json_str(f, g->gate);
 			fputs(", ", f);
 			json_num(f, "pps", g->median, "%.0f", 1);
-			json_num(f, "cv_pct", g->cv, "%.2f", other_limit[k] >= 0);
-			if (other_limit[k] >= 0)
+			json_num(f, "cv_pct", g->cv, "%.2f", own_limit(k) != NULL);
+			if (own_limit(k))
 				json_num(f, "pct_of_own_limit",
-					 pct_of(g->median,
-						med(pick(r, others[other_limit[k]], 0))),
-					 "%.2f", 0);
+					 pct_of(g->median, med(pick(r, own_limit(k), 0))),
+					 "%.2f", other_pair[k] >= 0);
+			if (other_pair[k] >= 0)
+				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f", 0);
 			fputc('}', f);
 		}
 		fprintf(f, "}, \"flagged\": %s}", other_flagged(r) ? "true" : "false");

@@ -272,6 +272,76 @@ fi
 check "--limit NAME: the role's kernel leaves the second table" \
 	grep -q "^scenario  *limit  *CV%  *upstream  *CV%  *other  *CV%  *patched %lim$" "$tmp/ren2"
 
+# ---- base-X and patched-X (make bench-srso) ----------------------------------
+# base-srso and patched-srso: base and patched built another way; their own
+# limit is "limit", and the pair gets "srso tax%" =
+# (patched-srso - base-srso) / (limit - base-srso), '-' within noise
+var=$tmp/var
+mkdir -p "$var"
+{
+	echo "$HDR"
+	r=1
+	for v in "6900000 7600000 8600000 5000000 5500000 380000 1190000 1240000 1100000" \
+		"6920000 7650000 8700000 5010000 5510000 384000 1200000 1250000 1200000" \
+		"6940000 7700000 8800000 5020000 5520000 388000 1210000 1260000 1300000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 1 "$1"
+		rec $r patched on tc-matchall - 1 "$2"
+		rec $r limit none tc-matchall - 1 "$3"
+		rec $r base-srso none tc-matchall - 1 "$4"
+		rec $r patched-srso auto tc-matchall - 1 "$5"
+		rec $r base none tc-matchall - 100 "$6"
+		rec $r patched on tc-matchall - 100 "$7"
+		rec $r limit none tc-matchall - 100 "$8"
+		rec $r base-srso none tc-matchall - 100 "$9"
+		rec $r patched-srso auto tc-matchall - 100 1220000
+		r=$((r + 1))
+	done
+	echo "# complete"
+} >"$var/raw.csv"
+out=$("$R" --no-plot "$var/raw.csv" 2>"$tmp/err")
+rc=$?
+check "base-X/patched-X: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+got=$(echo "$out" | sed '/^other kernels:/,$d' | grep "^tc-matchall n=1 " | tr -s ' ')
+check_eq "base-X/patched-X: main table unchanged (n=1 row)" "tc-matchall n=1 6920000 7650000 +10.5 8700000 +41.0 - - 0.3/0.7/1.1/-" "$got"
+want="scenario base-srso CV% patched-srso CV% base-srso %lim patched-srso %lim srso tax% patched %lim"
+got=$(echo "$second" | grep "^scenario" | tr -s ' ')
+check_eq "base-X/patched-X: header has % of limit and the X tax% column" "$want" "$got"
+check "base-X/patched-X: the legend says how X tax% is computed" \
+	grep -qF "base-X %lim, patched-X %lim: % of limit; X tax% = (patched-X - base-X) / (limit - base-X), '-' within noise" <<<"$second"
+# n=1: base-srso [5010000] sd 10000, CV 0.2; patched-srso [5510000], CV 0.2;
+#   % of limit 5010000/8700000 = 57.6, 5510000/8700000 = 63.3; srso tax%
+#   (5510000-5010000)/(8700000-5010000) = +13.6 (gap 3690000 >> noise)
+got=$(orow "tc-matchall n=1")
+check_eq "base-X/patched-X n=1: % of limit and tax recovered" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 57.6 63.3 +13.6 87.9" "$got"
+# n=100: base-srso [1200000] sd 100000 (CV 8.3, '!'); limit 1250000 sd 10000:
+#   gap 50000 < 2*sqrt(100000^2 + 10000^2) = 201000: tax '-'
+got=$(orow "tc-matchall n=100")
+check_eq "base-X/patched-X n=100: tax within noise prints '-'" \
+	"tc-matchall n=100 1200000 8.3 1220000 0.0 96.0 97.6 - 96.0 !" "$got"
+if command -v python3 >/dev/null; then
+	j=$(python3 - "$var/summary.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))["other_kernels"]
+r1, r100 = o["rows"]
+print(o["pairs"], r1["kernels"]["base-srso"]["tax_recovered_pct"],
+      r1["kernels"]["base-srso"]["pct_of_own_limit"],
+      "tax_recovered_pct" in r1["kernels"]["patched-srso"],
+      r100["kernels"]["base-srso"]["tax_recovered_pct"])
+PY
+)
+	check_eq "summary.json: base-X/patched-X limits and tax" \
+		"{'base-srso': 'limit', 'patched-srso': 'limit'} 13.55 57.59 False None" "$j"
+else
+	ok "summary.json: base-X/patched-X: skipped (no python3)"
+fi
+# the upstream run's second table has no X tax% and no legend line
+check "no base-X/patched-X: no legend line" \
+	bash -c "! grep -q 'base-X' '$oth/report.txt'"
+
 # ---- tax% only above the noise ----------------------------------------------
 # rule: tax% prints only if limit - base > 2*sqrt(sd_base^2 + sd_limit^2)
 noise=$tmp/noise
