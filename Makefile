@@ -3,11 +3,12 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all help deps tree export build bench bench-quick bench-upstream check clean distclean
+.PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso check clean distclean
 
 help:
 	@echo "make bench     build base/patched/limit UML kernels, run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
+	@echo "make bench-srso  the same with SRSO safe RET as on AMD Zen 1-3 (base-srso, patched-srso)"
 	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
@@ -38,6 +39,12 @@ bench-quick:
 # (configs/profiles) join base, patched and limit; not part of "make check".
 bench-upstream:
 	@$(S)/bench.sh --upstream --scenarios tc-matchall:1:100 --gates on $(BENCHFLAGS)
+
+# Retpolines plus SRSO safe RET, the default on AMD Zen 1-3: um-base-srso and
+# um-patched-srso (configs/profiles) join base, patched and limit, which has
+# neither; not part of "make check".
+bench-srso:
+	@$(S)/bench.sh --srso --scenarios tc-matchall:1:100,udp-lookup --gates on $(BENCHFLAGS)
 
 check:
 	@$(S)/check.sh $(CHECKFLAGS)

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# bench.sh [--upstream] [bench/bench.sh options]: install what is missing,
+# bench.sh [--upstream|--srso] [bench/bench.sh options]: install what is missing,
 # build the three UML kernels (base, patched, limit; cached), then run the
 # pktgen A/B benchmark.  Options are passed to bench/bench.sh (--quick,
 # --rounds R, ...).
@@ -9,6 +9,11 @@
 # um-upstream-limit (upstream 6.12 with its own tc wrapper, with and without
 # retpolines; cached) and measures them too, as kernels "upstream" and
 # "upstream-limit", ahead of the options given (a later --kernels wins).
+#
+# --srso (make bench-srso) also builds um-base-srso and um-patched-srso
+# (base and patched with retpolines and SRSO safe RET, test patch 0004;
+# cached) and measures them too, as kernels "base-srso" and "patched-srso":
+# the report's second table gives their tax recovered against limit.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -18,6 +23,10 @@ if [ "${1:-}" = --upstream ]; then
 	shift
 	kernels+=(um-upstream um-upstream-limit)
 	extra=(--kernels "base,patched,limit,upstream=$BUILD/out/um-upstream/linux,upstream-limit=$BUILD/out/um-upstream-limit/linux")
+elif [ "${1:-}" = --srso ]; then
+	shift
+	kernels+=(um-base-srso um-patched-srso)
+	extra=(--kernels "base,patched,limit,base-srso=$BUILD/out/um-base-srso/linux,patched-srso=$BUILD/out/um-patched-srso/linux")
 fi
 "$TOP/scripts/deps.sh" build bench uml
 "$TOP/scripts/tree.sh"
