@@ -8,7 +8,7 @@ S := scripts
 help:
 	@echo "make bench     build base/patched/limit UML kernels, run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
-	@echo "make bench-srso  the same with SRSO safe RET as on AMD Zen 1-3 (base-srso, patched-srso)"
+	@echo "make bench-srso  the same with retpolines plus SRSO safe RET, AMD Zen 1-3's default (base-srso, patched-srso)"
 	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
