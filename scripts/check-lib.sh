@@ -92,6 +92,13 @@ warnings_in_series() {
 		awk 'NR == FNR { f[$1] = 1; next } { p = $1; sub(/:$/, "", p) } p in f' <(echo "$files") -
 }
 
+# no_series_warnings LOG: fail, listing them, if LOG has any.
+no_series_warnings() {
+	local w
+	w=$(warnings_in_series "$1") || die "cannot list the series' files"
+	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
+}
+
 # check_bisect COMMIT: the series' directories build at this commit, with
 # no compiler warning in a file the series changes.  W=1 and sparse are
 # check_warnings' job, on the whole series: the bisect steps build with the
@@ -109,8 +116,7 @@ check_bisect() (
 	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
 	SRC=$wt OUT=$out TARGETS="${dirs:-net/sched/}" CONFIG_NOVERIFY="thunkless kunit" \
 		"$TOP/scripts/build.sh" x86_64 || exit 1
-	w=$(warnings_in_series "$out/build.log")
-	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
+	no_series_warnings "$out/build.log"
 )
 
 # check_matrix VARIANT: the series' directories build with that config.  A
@@ -139,8 +145,7 @@ check_matrix() (
 	echo "building: $dirs"
 	out=$BUILD/out/matrix-$v
 	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" "$profile" "${extra[@]}" || exit 1
-	w=$(warnings_in_series "$out/build.log")
-	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
+	no_series_warnings "$out/build.log"
 )
 
 # W=1 and sparse (C=2) on every .c file the series touches, against the

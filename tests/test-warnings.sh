@@ -38,4 +38,6 @@ out=$(warnings_in_series "$log")
 	grep -q '^include/net/tc_wrapper.h: ' <<<"$out" &&
 	echo "ok - warnings in the series' files are reported, relative and absolute paths" ||
 	{ echo "not ok - expected 2 series warnings, got: $out"; fails=$((fails + 1)); }
+expect_fail "no_series_warnings fails on them" "2 compiler warnings in the series' files" \
+	bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; APPLY='$APPLY'; no_series_warnings '$log'"
 done_testing
