@@ -99,6 +99,36 @@ no_series_warnings() {
 	[ -z "$w" ] || { echo "$w"; die "$(wc -l <<<"$w") compiler warnings in the series' files, first: $(head -n1 <<<"$w")"; }
 }
 
+# seed_out SRC OUT: make OUT a copy of build-x86_64's output directory for
+# a build of SRC (build/linux itself, or a worktree of it) whose files are
+# those build-x86_64 built: every object of the copy is then current, and
+# the build compiles only what SRC changes afterwards (a cut ladder, an
+# older commit) and what includes that.  kbuild writes the source tree's
+# absolute path into every .cmd file, and the tools' build (objtool, which
+# every object depends on) the output directory's: the copy's are rewritten
+# to SRC and OUT.  Then every file of the copy gets one date, now: none is
+# older than another, or than any file of SRC, and only a file SRC changes
+# afterwards is newer.  When SRC's tree is not build/linux's HEAD, or either
+# has uncommitted changes, OUT is left alone: a full build, which ccache
+# serves.
+seed_out() {
+	local src=$1 out=$2 from=$BUILD/out/x86_64
+	[ "${STATUS[build-x86_64]:-}" = ok ] && [ -f "$from/.thunkless-stamp" ] || return 0
+	[ "$(git -C "$src" rev-parse 'HEAD^{tree}')" = "$(tgit rev-parse 'HEAD^{tree}')" ] || return 0
+	tgit diff --quiet HEAD && git -C "$src" diff --quiet HEAD || return 0
+	rm -rf "$out"
+	mkdir -p "$(dirname "$out")"
+	cp -a "$from" "$out" || die "cannot copy $from to $out"
+	rm -f "$out/.thunkless-stamp"
+	local edit
+	edit="s#$(realpath "$from")/#$(realpath "$out")/#g"
+	[ "$(realpath "$src")" = "$(realpath "$TREE")" ] || edit="$edit; s#$(realpath "$TREE")/#$(realpath "$src")/#g"
+	find "$out" \( -name '*.cmd' -o -name '*.d' \) -print0 | xargs -0 sed -i "$edit" ||
+		die "cannot rewrite $out's .cmd files"
+	find "$out" -print0 | xargs -0 touch -h -d "@$(date +%s.%N)" || die "cannot date $out"
+	echo "seeded $out from $from"
+}
+
 # check_bisect COMMIT: the series' directories build at this commit, with
 # no compiler warning in a file the series changes.  W=1 and sparse are
 # check_warnings' job, on the whole series: the bisect steps build with the
@@ -111,6 +141,7 @@ check_bisect() (
 	need series-applies || exit 1
 	wt=$BISECT/linux out=$BISECT/out/x86_64
 	worktree "$wt" "$1"
+	seed_out "$wt" "$out"
 	git -C "$wt" log --oneline -1
 	dirs=
 	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
@@ -125,26 +156,21 @@ check_bisect() (
 # series' directories; every other variant builds all of them.
 check_matrix() (
 	need tree series-applies || exit 1
-	v=$1 profile=x86_64 extra=()
+	v=$1
 	dirs=$(series_dirs)
-	case $v in
-	off) profile=x86_64-off ;;
-	*)
-		f=$TOP/configs/variants/$v.config
-		[ -f "$f" ] || die "no variant fragment $f"
-		extra=("$f")
-		only=$(sed -n 's/^#@ dirs://p' "$f")
-		if [ -n "$only" ]; then
-			for d in $only; do
-				[[ " $dirs " == *" $d "* ]] || die "$f: '#@ dirs:' names $d, which the series does not build in"
-			done
-			dirs=$only
-		fi
-		;;
-	esac
+	f=$TOP/configs/variants/$v.config
+	[ -f "$f" ] || die "no variant fragment $f"
+	only=$(sed -n 's/^#@ dirs://p' "$f")
+	if [ -n "$only" ]; then
+		for d in $only; do
+			[[ " $dirs " == *" $d "* ]] || die "$f: '#@ dirs:' names $d, which the series does not build in"
+		done
+		dirs=$only
+	fi
 	echo "building: $dirs"
 	out=$BUILD/out/matrix-$v
-	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" "$profile" "${extra[@]}" || exit 1
+	seed_out "$TREE" "$out"
+	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" x86_64 "$f" || exit 1
 	no_series_warnings "$out/build.log"
 )
 
@@ -243,6 +269,7 @@ BROKEN=$BUILD/broken-ladder/linux
 check_kunit_broken() (
 	need build-x86_64 series-applies || exit 1
 	worktree "$BROKEN" "$(tgit rev-parse HEAD)"
+	seed_out "$BROKEN" "$BUILD/broken-ladder/out/x86_64"
 	h=$BROKEN/include/net/tc_wrapper.h
 	python3 - "$h" <<'PY' || die "cannot cut matchall out of $h"
 import re, sys

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0
+# check-run.sh: sourced by check.sh (and tests/test-lane.sh).  Runs tests,
+# prints one TAP line each, and runs a lane of tests in the background.
+# The caller sets LOGS (an empty directory) and only (a regular expression
+# the names must match).
+
+npass=0 nfail=0 nskip=0 n=0
+T0=$(date +%s)
+declare -A STATUS
+
+# run NAME CMD...: one test.  Exit 0 passes, 4 skips, anything else fails;
+# the last line of the output is the reason shown.  Inside a lane (below)
+# the result is recorded, and printed when the lane is joined.
+LANE=
+run() {
+	local name=$1 rc t s
+	shift
+	[[ $name =~ $only ]] || return 0
+	t=$(date +%s)
+	"$@" >"$LOGS/$name.log" 2>&1 </dev/null
+	rc=$?
+	s=$(($(date +%s) - t))
+	if [ -n "$LANE" ]; then
+		case $rc in 0) STATUS[$name]=ok ;; 4) STATUS[$name]=skip ;; *) STATUS[$name]=fail ;; esac
+		echo "$name $rc $s" >>"$LANE"
+		echo "# lane: $name exit $rc (${s}s)"
+		return 0
+	fi
+	report "$name" "$rc" "$s"
+}
+
+# report NAME RC SECONDS: the TAP line of a test that ran.
+report() {
+	local name=$1 rc=$2 s=$3 reason
+	n=$((n + 1))
+	reason=$(grep -v '^\s*$' "$LOGS/$name.log" | tail -n1 | cut -c1-200)
+	case $rc in
+	0) npass=$((npass + 1)); STATUS[$name]=ok; echo "ok $n - $name (${s}s)" ;;
+	4) nskip=$((nskip + 1)); STATUS[$name]=skip; echo "ok $n - $name # SKIP ${reason} (${s}s)" ;;
+	*) nfail=$((nfail + 1)); STATUS[$name]=fail
+	   echo "not ok $n - $name (${s}s): ${reason:-exit $rc}"
+	   echo "# log: $LOGS/$name.log" ;;
+	esac
+}
+
+# need NAME...: fail (not skip) a test whose prerequisite failed.
+need() {
+	local d
+	for d in "$@"; do
+		[ "${STATUS[$d]:-}" = ok ] || { echo "prerequisite '$d' did not pass"; return 1; }
+	done
+}
+
+# A lane runs tests one after another in the background while the main
+# line goes on: the QEMU guests, which keep one core busy, beside the
+# builds, which leave one idle while they link.  lane_start FUNCTION starts
+# one; lane_join waits for it and prints its tests' lines, in their order.
+# A lane that ends without reaching its end (killed, or a bug in this
+# script) fails, so that no test it skipped can look passed.
+lane_pid=
+lane_start() {
+	lane_file=$LOGS/.lane
+	: >"$lane_file"
+	(
+		LANE=$lane_file
+		"$@"
+		echo "-end-" >>"$LANE"
+	) &
+	lane_pid=$!
+}
+
+killtree() {
+	local c
+	for c in $(pgrep -P "$1" 2>/dev/null); do killtree "$c"; done
+	kill -TERM "$1" 2>/dev/null
+}
+trap '[ -z "$lane_pid" ] || killtree "$lane_pid"; exit 130' INT TERM
+
+lane_join() {
+	local name rc trc s ended=0
+	[ -n "$lane_pid" ] || return 0
+	wait "$lane_pid"
+	rc=$?
+	lane_pid=
+	while read -r name trc s; do
+		[ "$name" != -end- ] || { ended=1; continue; }
+		report "$name" "$trc" "$s"
+	done <"$lane_file"
+	if [ $ended = 0 ]; then
+		echo "lane ended without finishing (exit $rc)" >"$LOGS/lane.log"
+		report lane 1 0
+	fi
+}
+
+finish() {
+	lane_join
+	[ $n -gt 0 ] || die "no test matches --only '$only'"
+	echo "# total wall time $(($(date +%s) - T0))s, logs in ${LOGS#"$TOP"/}"
+	echo "$npass passed, $nfail failed, $nskip skipped"
+	[ "$nfail" -eq 0 ]
+	exit
+}
+

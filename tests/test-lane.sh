@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# check.sh's lane (scripts/check-run.sh): its tests run beside the main
+# line, their lines come out numbered with the rest, a failure or a skip in
+# the lane counts, a lane that dies half way fails instead of losing its
+# tests, and stopping check.sh stops the lane's processes.
+. "$(dirname "$0")/lib.sh"
+
+mini() {
+	local mode=$1
+	cat >"$TMP/mini-$mode.sh" <<EOF
+set -uo pipefail
+. "$S/lib.sh"
+prog=check
+LOGS=$TMP/logs-$mode only=.
+mkdir -p "\$LOGS"
+. "$S/check-run.sh"
+# Waits up to 10 s for a file: a test that proves two tests overlap.
+await() { for _ in \$(seq 100); do [ -e "\$1" ] && return 0; sleep 0.1; done; echo "no \$1"; return 1; }
+lane_body() {
+	run lane-a true
+	run lane-overlap bash -c 'touch $TMP/flag-$mode'
+	run lane-b bash -c 'echo lane-b-reason; exit 1'
+	run lane-need need main-a
+	[ $mode != die ] || exit 3
+	[ $mode != hang ] || run lane-hang sleep 3017
+	run lane-skip bash -c 'echo not-here; exit 4'
+}
+run main-a true
+lane_start lane_body
+[ $mode != hang ] || while :; do sleep 0.1; done
+run main-overlap await "$TMP/flag-$mode"
+finish
+EOF
+	[ $mode != hang ] || exec bash "$TMP/mini-$mode.sh"
+	bash "$TMP/mini-$mode.sh"
+}
+
+out=$(mini ok)
+rc=$?
+want="ok 1 - main-a (*s)
+ok 2 - main-overlap (*s)
+ok 3 - lane-a (*s)
+ok 4 - lane-overlap (*s)
+not ok 5 - lane-b (*s): lane-b-reason
+ok 6 - lane-need (*s)
+ok 7 - lane-skip # SKIP not-here (*s)
+5 passed, 1 failed, 1 skipped"
+got=$(grep -vE '^#' <<<"$out" | sed -E 's/\([0-9]+s\)/(*s)/')
+if [ $rc = 1 ] && [ "$got" = "$want" ]; then
+	echo "ok - the lane's tests overlap the main line and are numbered after it"
+else
+	echo "not ok - exit $rc, got:"
+	echo "$out"
+	fails=$((fails + 1))
+fi
+
+out=$(mini die)
+rc=$?
+if [ $rc = 1 ] && grep -q '^not ok 7 - lane ' <<<"$out" && ! grep -q 'lane-skip' <<<"$out" &&
+	grep -q 'lane ended without finishing (exit 3)' "$TMP/logs-die/lane.log"; then
+	echo "ok - a lane that dies half way fails"
+else
+	echo "not ok - a dying lane: exit $rc, got:"
+	echo "$out"
+	fails=$((fails + 1))
+fi
+
+mini hang >/dev/null 2>&1 &
+pid=$!
+n=0
+for _ in $(seq 100); do n=$(pgrep -c -f "^sleep 3017$") && break; sleep 0.1; done
+kill -TERM $pid
+wait $pid 2>/dev/null
+rc=$?
+left=1
+for _ in $(seq 20); do left=$(pgrep -c -f "^sleep 3017$") || break; sleep 0.1; done
+if [ "$n" -ge 1 ] && [ $rc -ne 0 ] && [ "$left" = 0 ]; then
+	echo "ok - stopping check.sh stops its lane (exit $rc)"
+else
+	echo "not ok - stopping check.sh: $n of the lane's sleeps before, $left after, exit $rc"
+	fails=$((fails + 1))
+	pkill -f "^sleep 3017$"
+fi
+done_testing
