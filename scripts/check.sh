@@ -89,5 +89,11 @@ run audit-um-census check_audit build-um-census "$BUILD/out/um-census/vmlinux"
 run boot-uml check_boot uml
 run kunit-broken-ladder check_kunit_broken
 run thunks-uml check_thunks
+# The slots under KASAN and lockdep: a third full kernel build, so with
+# --long only.
+if [ $long = 1 ]; then
+	run build-x86_64-debug "$TOP/scripts/build.sh" x86_64-debug
+	run slots-stress-debug check_slots_stress x86_64-debug
+fi
 run harness-guest-uml check_guest_harness uml
 finish

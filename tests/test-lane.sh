@@ -80,6 +80,7 @@ if [ "$n" -ge 1 ] && [ $rc -ne 0 ] && [ "$left" = 0 ]; then
 else
 	echo "not ok - stopping check.sh: $n of the lane's sleeps before, $left after, exit $rc"
 	fails=$((fails + 1))
+	pkill -f "$TMP/mini-hang.sh"
 	pkill -f "^sleep 3017$"
 fi
 done_testing
