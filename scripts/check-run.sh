@@ -21,7 +21,7 @@ run() {
 	rc=$?
 	s=$(($(date +%s) - t))
 	if [ -n "$LANE" ]; then
-		case $rc in 0) STATUS[$name]=ok ;; 4) STATUS[$name]=skip ;; *) STATUS[$name]=fail ;; esac
+		record "$name" "$rc"
 		echo "$name $rc $s" >>"$LANE"
 		echo "# lane: $name exit $rc (${s}s)"
 		return 0
@@ -29,15 +29,21 @@ run() {
 	report "$name" "$rc" "$s"
 }
 
+# record NAME RC: what need() sees of a test that ran.
+record() {
+	case $2 in 0) STATUS[$1]=ok ;; 4) STATUS[$1]=skip ;; *) STATUS[$1]=fail ;; esac
+}
+
 # report NAME RC SECONDS: the TAP line of a test that ran.
 report() {
 	local name=$1 rc=$2 s=$3 reason
 	n=$((n + 1))
+	record "$name" "$rc"
 	reason=$(grep -v '^\s*$' "$LOGS/$name.log" | tail -n1 | cut -c1-200)
 	case $rc in
-	0) npass=$((npass + 1)); STATUS[$name]=ok; echo "ok $n - $name (${s}s)" ;;
-	4) nskip=$((nskip + 1)); STATUS[$name]=skip; echo "ok $n - $name # SKIP ${reason} (${s}s)" ;;
-	*) nfail=$((nfail + 1)); STATUS[$name]=fail
+	0) npass=$((npass + 1)); echo "ok $n - $name (${s}s)" ;;
+	4) nskip=$((nskip + 1)); echo "ok $n - $name # SKIP ${reason} (${s}s)" ;;
+	*) nfail=$((nfail + 1))
 	   echo "not ok $n - $name (${s}s): ${reason:-exit $rc}"
 	   echo "# log: $LOGS/$name.log" ;;
 	esac
