@@ -3,12 +3,13 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso check clean distclean
+.PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso bench-modules check clean distclean
 
 help:
 	@echo "make bench     build base/patched/limit UML kernels, run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
 	@echo "make bench-srso  the same with retpolines plus SRSO safe RET, AMD Zen 1-3's default (base-srso, patched-srso)"
+	@echo "make bench-modules   tc-matchall n=1,100 with tc's classifiers and actions as modules"
 	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
@@ -45,6 +46,11 @@ bench-upstream:
 # neither; not part of "make check".
 bench-srso:
 	@$(S)/bench.sh --srso --scenarios tc-matchall:1:100,udp-lookup --gates on $(BENCHFLAGS)
+
+# tc's classifiers and actions as modules, as distributions build them:
+# um-base-mod and um-patched-mod join base, patched and limit (built in).
+bench-modules:
+	@$(S)/bench.sh --modules --scenarios tc-matchall:1:100 $(BENCHFLAGS)
 
 check:
 	@$(S)/check.sh $(CHECKFLAGS)
