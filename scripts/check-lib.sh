@@ -229,7 +229,7 @@ check_audit() (
 image_of() {
 	case $1 in
 	qemu) echo "$BUILD/out/x86_64/arch/x86/boot/bzImage" ;;
-	uml) echo "$BUILD/out/um-census/linux" ;;
+	uml) echo "$BUILD/out/um-census-mod/linux" ;;
 	esac
 }
 
@@ -237,7 +237,7 @@ image_of() {
 build_of() {
 	case $1 in
 	qemu) echo build-x86_64 ;;
-	uml) echo build-um-census ;;
+	uml) echo build-um-census-mod ;;
 	esac
 }
 
@@ -316,9 +316,18 @@ check_slots_stress() (
 # The thunk census kernel counts the retpolines each packet pays: none
 # from tc with the gate on (tests/guest/thunks.sh).
 check_thunks() (
-	need build-um-census || exit 1
-	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census/linux" --timeout 300 -- \
+	need build-um-census-mod || exit 1
+	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 -- \
 		bash "$TOP/tests/guest/thunks.sh"
+)
+
+# The modules' slots on the census kernel: cls_matchall and act_gact are
+# modules, sit in tc's slots, and 10 filters enter no thunk from tc's call
+# sites with the gate on.
+check_slots_uml() (
+	need build-um-census-mod || exit 1
+	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 -- \
+		bash "$TOP/tests/guest/slots.sh" -e slots
 )
 
 # Selftests: tests/kselftests names them.  Their directories are copied
@@ -381,6 +390,8 @@ check_kselftest() (
 	dir=$KSTAGE/$(dirname "$path")
 	[ -x "$dir/$(basename "$path")" ] || die "no selftest $path in $KSTAGE"
 	cd "$dir" || exit 1
-	"$TOP/scripts/run-$kind.sh" --kernel "$(image_of "$kind")" --timeout "$tmo" -- \
+	# The wall-clock limit is generous (the lane shares the CPU with the
+	# builds); a guest whose console stays silent for 10 minutes is hung.
+	"$TOP/scripts/run-$kind.sh" --kernel "$(image_of "$kind")" --timeout "$tmo" --idle-timeout 600 -- \
 		bash "$TOP/tests/guest/kselftest.sh" "${opts[@]}" -- "./$(basename "$path")" "$@"
 )

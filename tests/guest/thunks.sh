@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# Runs inside the UML guest of the thunk census kernel (um-census,
+# Runs inside the UML guest of the thunk census kernel (um-census-mod, in make check, or um-census,
 # test-patches/6.1/0003): counts the retpoline thunk entries each packet
 # pays on the tc egress path, by call site, with the direct calls gate
 # off and on.
@@ -37,6 +37,7 @@ nfail=0
 census() {
 	local name=$1 tx0 tx1 total=0 tc=0 c site target key
 	local -A per
+	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
 	pg_set "$DEV" "count $COUNT"
 	dev_stat "$DEV" tx_packets
@@ -112,6 +113,8 @@ setup_mixed() {
 # per action run (x1000)
 for c in matchall:20000 mixed:12000; do
 	name=${c%%:*} off=${c#*:}
+	# progress lines, so that a timeout names the step it stopped in
+	echo "# $name: setup"
 	"setup_$name"
 	gate_set off
 	census "$name [gate off]"
