@@ -6,10 +6,10 @@ S := scripts
 .PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso bench-modules check clean distclean
 
 help:
-	@echo "make bench     build base/patched/limit UML kernels, run the pktgen A/B benchmark"
+	@echo "make bench     build the UML kernels (base/patched/limit, and tc as modules), run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
 	@echo "make bench-srso  the same with retpolines plus SRSO safe RET, AMD Zen 1-3's default (base-srso, patched-srso)"
-	@echo "make bench-modules   tc-matchall n=1,100 with tc's classifiers and actions as modules"
+	@echo "make bench-modules   the tc scenarios alone, tc built in and as modules (base-mod, patched-mod)"
 	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
@@ -47,10 +47,11 @@ bench-upstream:
 bench-srso:
 	@$(S)/bench.sh --srso --scenarios tc-matchall:1:100,udp-lookup --gates on $(BENCHFLAGS)
 
-# tc's classifiers and actions as modules, as distributions build them:
-# um-base-mod and um-patched-mod join base, patched and limit (built in).
+# The tc scenarios alone, on the five kernels of "make bench": base,
+# patched and limit with tc built in, base-mod and patched-mod with tc's
+# classifiers and actions as modules, as distributions build them.
 bench-modules:
-	@$(S)/bench.sh --modules --scenarios tc-matchall:1:100 $(BENCHFLAGS)
+	@$(S)/bench.sh --scenarios tc-matchall,tc-mixed $(BENCHFLAGS)
 
 check:
 	@$(S)/check.sh $(CHECKFLAGS)

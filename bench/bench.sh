@@ -12,10 +12,14 @@
 #   --scenarios   names from bench/scenarios, each optionally with variants
 #                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
 #                 (default: all, default variants and sizes)
-#   --kernels     names (build/out/um-NAME/linux) or NAME=PATH
+#   --kernels     names (build/out/um-NAME/linux) or NAME=PATH, each
+#                 optionally with @SCENARIO[+SCENARIO..]: that kernel runs
+#                 only those of the run's scenarios (base-mod@tc-matchall),
+#                 and is left out, with a note, if that leaves none
 #                 (default base,patched,limit)
-#   --gates       gate settings measured in the patched boot (default on,off;
-#                 the order alternates between rounds)
+#   --gates       gate settings measured in the boots of patched and of
+#                 patched-X kernels (default on,off; the order alternates
+#                 between rounds)
 #   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100,
 #                 nft-set hash and pipapo, udp-lookup reuseport and connected6
 #   --keep-going  go on with the next boot when a boot fails twice
@@ -165,21 +169,49 @@ else
 	done
 fi
 
-# Kernels: NAME or NAME=PATH
+# Kernels: NAME or NAME=PATH, then optionally @SCEN[+SCEN..]
 knames=()
 kpaths=()
+kspecs=()
 case $kernels_arg in '' | ,* | *, | *,,*) die "bad --kernels list '$kernels_arg'" ;; esac
 for k in ${kernels_arg//,/ }; do
+	only=
+	if [[ $k == *@* ]]; then
+		only=${k#*@}
+		k=${k%%@*}
+		case +$only+ in *++* | *@*) die "bad scenario list '@$only' for kernel '${k%%=*}'" ;; esac
+	fi
 	name=${k%%=*}
 	path=$TOP/build/out/um-$name/linux
 	[ "$name" != "$k" ] && path=${k#*=}
 	[[ $name =~ ^[A-Za-z0-9_.+-]+$ ]] || die "bad kernel name '$name'"
+	# the specs this kernel runs, space-separated
+	ks="${specs[*]}"
+	if [ -n "$only" ]; then
+		ks=
+		for o in ${only//+/ }; do
+			case " $ALL_SCENARIOS " in
+			*" $o "*) ;;
+			*) die "unknown scenario '$o' for kernel '$name' (known: ${ALL_SCENARIOS// /, })" ;;
+			esac
+			for s in "${specs[@]}"; do
+				n=${s%%:*}
+				[ "${n%%/*}" = "$o" ] && ks+="${ks:+ }$s"
+			done
+		done
+		if [ -z "$ks" ]; then
+			say "kernel $name runs none of the scenarios (@$only): left out"
+			continue
+		fi
+	fi
 	if [ ! -f "$path" ] || [ ! -x "$path" ]; then
 		die "kernel '$name' missing: $path"
 	fi
 	knames+=("$name")
 	kpaths+=("$(cd "$(dirname "$path")" && pwd)/$(basename "$path")")
+	kspecs+=("$ks")
 done
+[ ${#knames[@]} -gt 0 ] || die "no kernel runs any of the scenarios"
 [ -x "$RUNNER" ] || die "runner missing: $RUNNER"
 
 # Output directory
@@ -335,7 +367,8 @@ for ((r = 1; r <= rounds; r++)); do
 		k=${knames[i]}
 		boot=$((boot + 1))
 		gargs=()
-		if [ "$k" = patched ]; then
+		read -r -a kscen <<<"${kspecs[i]}"
+		if [ "$k" = patched ] || [[ $k == patched-* ]]; then
 			g=$gates
 			# alternate the order of the gate settings between rounds
 			if ((r % 2 == 0)); then
@@ -357,7 +390,7 @@ for ((r = 1; r <= rounds; r++)); do
 			t0=$(date +%s)
 			"$RUNNER" --kernel "${kpaths[i]}" --timeout "$timeout" --idle-timeout "$idle_timeout" \
 				--out "$gout" -- \
-				bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${specs[@]}" 2>&1 |
+				bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${kscen[@]}" 2>&1 |
 				progress_filter "$k"
 			rc=${PIPESTATUS[0]}
 			recs=$(boot_records | grep '^RESULT ' | result_to_csv "$r" "$k")

@@ -620,6 +620,27 @@ static double pair_tax(const struct row *r, size_t k)
 		       sd(b), sd(l));
 }
 
+/*
+ * for base-X with patched-X: patched-X with the gate off against base-X,
+ * diff% (NAN where patched-X has no gate-off records for the row)
+ */
+static double pair_off(const struct row *r, size_t k)
+{
+	return diff_pct(med(pick(r, others[other_pair[k]], 1)),
+			med(pick(r, others[k], 0)));
+}
+
+/* whether patched-X (the pair of base-X, others[k]) has gate-off records */
+static int pair_has_off(size_t k)
+{
+	size_t i;
+
+	for (i = 0; i < nrows; i++)
+		if (pick(&rows[i], others[other_pair[k]], 1))
+			return 1;
+	return 0;
+}
+
 static int other_flagged(const struct row *r)
 {
 	size_t k;
@@ -736,8 +757,9 @@ static void write_other_table(FILE *out)
 		variants |= other_limit[k] == LIMIT_ROLE;
 	if (variants)
 		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s; X tax%% = (%s-X - %s-X) / "
-			"(%s - %s-X), '-' within noise as for tax%%\n", role[0], role[1],
-			role[2], role[1], role[0], role[2], role[0]);
+			"(%s - %s-X), '-' within noise as for tax%%; X off%% = %s-X "
+			"with the gate off vs %s-X\n", role[0], role[1],
+			role[2], role[1], role[0], role[2], role[0], role[1], role[0]);
 	fputc('\n', out);
 	fprintf(out, "%-28s", "scenario");
 	for (k = 0; k < nothers; k++)
@@ -753,6 +775,12 @@ static void write_other_table(FILE *out)
 		if (other_pair[k] < 0)
 			continue;
 		snprintf(head, sizeof(head), "%s tax%%", variant_of(others[k], role[0]));
+		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
+	}
+	for (k = 0; k < nothers; k++) {
+		if (other_pair[k] < 0 || !pair_has_off(k))
+			continue;
+		snprintf(head, sizeof(head), "%s off%%", variant_of(others[k], role[0]));
 		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
 	}
 	snprintf(head, sizeof(head), "%s %%lim", role[1]);
@@ -784,6 +812,12 @@ static void write_other_table(FILE *out)
 				continue;
 			w = imax(7, (int)strlen(variant_of(others[k], role[0])) + 5);
 			fprintf(out, " %*s", w, fmt_pct(b, sizeof(b), pair_tax(r, k)));
+		}
+		for (k = 0; k < nothers; k++) {
+			if (other_pair[k] < 0 || !pair_has_off(k))
+				continue;
+			w = imax(7, (int)strlen(variant_of(others[k], role[0])) + 5);
+			fprintf(out, " %*s", w, fmt_pct(b, sizeof(b), pair_off(r, k)));
 		}
 		w = imax(7, (int)strlen(role[1]) + 5);
 		fprintf(out, " %*s%s\n", w, fmt_pct_of(b, sizeof(b),
@@ -972,7 +1006,10 @@ static void write_json_others(FILE *f)
 					 pct_of(g->median, med(pick(r, own_limit(k), 0))),
 					 "%.2f", other_pair[k] >= 0);
 			if (other_pair[k] >= 0)
-				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f", 0);
+				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f",
+					 pair_has_off(k));
+			if (other_pair[k] >= 0 && pair_has_off(k))
+				json_num(f, "patched_off_diff_pct", pair_off(r, k), "%.2f", 0);
 			fputc('}', f);
 		}
 		fprintf(f, "}, \"flagged\": %s}", other_flagged(r) ? "true" : "false");

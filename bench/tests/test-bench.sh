@@ -247,6 +247,41 @@ else
 	nok "default idle limit for --duration 30" "want: $want" "got:  $err"
 fi
 
+# ---- a kernel restricted to some scenarios; gates for patched-X -------------
+for k in base-mod patched-mod; do cp "$tmp/k/base" "$tmp/k/$k"; done
+err_case "@ unknown scenario" "bench: error: unknown scenario 'tc-bogus' for kernel 'base-mod'" \
+	--kernels "$K,base-mod=$tmp/k/base-mod@tc-bogus"
+err_case "@ no kernel left" "bench: error: no kernel runs any of the scenarios" \
+	--kernels "base-mod=$tmp/k/base-mod@tc-mixed" --scenarios tc-matchall:1
+: >"$FAKE_LOG"
+out=$("$B" --rounds 1 --kernels "$K,base-mod=$tmp/k/base-mod@tc-mixed" --scenarios tc-matchall:1 \
+	--duration 0.1 --out "$tmp/r7" --no-report 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && [[ $out == *"bench: kernel base-mod runs none of the scenarios (@tc-mixed): left out"* ]] &&
+	[ "$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)" = "base patched limit" ]; then
+	ok "@: a kernel that runs none of the scenarios is left out, with a note"
+else
+	nok "@ left out" "rc=$rc" "$out" "$(cat "$FAKE_LOG")"
+fi
+err_case "@ empty list" "bench: error: bad scenario list '@' for kernel 'base-mod'" \
+	--kernels "$K,base-mod=$tmp/k/base-mod@"
+: >"$FAKE_LOG"
+out=$("$B" --rounds 1 --kernels "$K,base-mod=$tmp/k/base-mod@tc-matchall,patched-mod=$tmp/k/patched-mod@tc-matchall" \
+	--scenarios tc-matchall:1:100,egress-bpf --duration 0.1 --out "$tmp/r8" --no-report 2>&1)
+rc=$?
+raw=$tmp/r8/raw.csv
+if [ $rc -eq 0 ] && grep -qx 'base .* tc-matchall:1:100 egress-bpf' "$FAKE_LOG" &&
+	grep -qx 'base-mod .*--duration 0.1 tc-matchall:1:100' "$FAKE_LOG" &&
+	grep -qx 'patched-mod .*--gates on,off tc-matchall:1:100' "$FAKE_LOG" &&
+	[ "$(grep -c ',base-mod,.*,egress-bpf,' "$raw")" -eq 0 ] &&
+	[ "$(grep -c ',base-mod,.*,tc-matchall,' "$raw")" -eq 2 ] &&
+	[ "$(grep -c ',patched-mod,off,tc-matchall,' "$raw")" -eq 2 ] &&
+	[ "$(grep -c ',base,.*,egress-bpf,' "$raw")" -eq 1 ]; then
+	ok "@: base-mod and patched-mod run tc-matchall only; patched-mod gets the gates"
+else
+	nok "@ restriction" "rc=$rc" "$(cat "$FAKE_LOG")" "$(cat "$raw")" "$out"
+fi
+
 # ---- guest-run.sh: PROGRESS lines are console only ---------------------------
 sd=$tmp/scen
 mkdir -p "$sd" "$tmp/gout"

@@ -338,6 +338,48 @@ PY
 else
 	ok "summary.json: base-X/patched-X: skipped (no python3)"
 fi
+# patched-X with the gate on and off (make bench: base-mod, patched-mod):
+# "X off%" = patched-X with the gate off vs base-X, diff%
+mo=$tmp/mod
+mkdir -p "$mo"
+{
+	echo "$HDR"
+	r=1
+	for v in "6900000 7600000 8600000 5000000 5500000 5050000" \
+		"6920000 7650000 8700000 5010000 5510000 5060000" \
+		"6940000 7700000 8800000 5020000 5520000 5070000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 1 "$1"
+		rec $r patched on tc-matchall - 1 "$2"
+		rec $r limit none tc-matchall - 1 "$3"
+		rec $r base-mod none tc-matchall - 1 "$4"
+		rec $r patched-mod on tc-matchall - 1 "$5"
+		rec $r patched-mod off tc-matchall - 1 "$6"
+		r=$((r + 1))
+	done
+	echo "# complete"
+} >"$mo/raw.csv"
+out=$("$R" --no-plot "$mo/raw.csv" 2>"$tmp/err")
+rc=$?
+check "patched-X gate off: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+got=$(echo "$second" | grep "^scenario" | tr -s ' ')
+check_eq "patched-X gate off: header has X off%" \
+	"scenario base-mod CV% patched-mod CV% base-mod %lim patched-mod %lim mod tax% mod off% patched %lim" "$got"
+# n=1: patched-mod on [5510000] (not the gate-off records), off [5060000]
+#   vs base-mod [5010000]: +1.0; tax (5510000-5010000)/(8700000-5010000) = +13.6
+got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
+check_eq "patched-X gate off: the gate-on column and X off%" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 57.6 63.3 +13.6 +1.0 87.9" "$got"
+check "patched-X gate off: the legend says what X off% is" \
+	grep -qF "X off% = patched-X with the gate off vs base-X" <<<"$second"
+if command -v python3 >/dev/null; then
+	j=$(python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["other_kernels"]["rows"][0]["kernels"]["base-mod"]; print(k["tax_recovered_pct"], k["patched_off_diff_pct"])' "$mo/summary.json")
+	check_eq "summary.json: patched_off_diff_pct" "13.55 1.0" "$j"
+fi
+got=$(sed -n '/^other kernels:/,$p' "$var/report.txt" | grep '^scenario')
+check "no gate-off records: no X off% column ($got)" bash -c "[ -n '$got' ] && ! grep -q 'off%' <<<'$got'"
 # the upstream run's second table has no X tax% and no legend line
 check "no base-X/patched-X: no legend line" \
 	bash -c "! grep -q 'base-X' '$oth/report.txt'"
