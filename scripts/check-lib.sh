@@ -313,22 +313,21 @@ check_slots_stress() (
 		--timeout $tmo --idle-timeout 300 -- bash "$TOP/tests/guest/slots-stress.sh"
 )
 
-# The thunk census kernel counts the retpolines each packet pays: none
-# from tc with the gate on (tests/guest/thunks.sh).
-check_thunks() (
+# census_guest SCRIPT [ARG...]: tests/guest/SCRIPT in the UML census kernel.
+census_guest() (
 	need build-um-census-mod || exit 1
 	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 -- \
-		bash "$TOP/tests/guest/thunks.sh"
+		bash "$TOP/tests/guest/$1" "${@:2}"
 )
+
+# The thunk census kernel counts the retpolines each packet pays: none
+# from tc with the gate on (tests/guest/thunks.sh).
+check_thunks() { census_guest thunks.sh; }
 
 # The modules' slots on the census kernel: cls_matchall and act_gact are
 # modules, sit in tc's slots, and 10 filters enter no thunk from tc's call
 # sites with the gate on.
-check_slots_uml() (
-	need build-um-census-mod || exit 1
-	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 -- \
-		bash "$TOP/tests/guest/slots.sh" -e slots
-)
+check_slots_uml() { census_guest slots.sh -e slots; }
 
 # Selftests: tests/kselftests names them.  Their directories are copied
 # to build/kselftest/ (the tree stays clean) and the C programs it lists

@@ -67,15 +67,14 @@ lane_start qemu_lane
 # One UML kernel: the census one, in the shape distributions build: the
 # scenarios' tc classifiers and actions as modules (configs/tc-modular),
 # reached through the direct-call slots, which UML has with test patches
-# 0005 (static calls) and 0006 (modules).  The thunk census then covers
-# both of tc's routes at once: the ladder for the kinds built in (basic,
-# fw, csum, police in the mixed chain) and the slots for the modules.
-# um-patched-mod (make bench-modules) is the same series with the same
-# fragments but CONFIG_UML_THUNK_CENSUS, which changes only the thunks'
-# bodies (test-patches 0003), so its fast-path code, boots and selftests
-# are the census kernel's.  um-census, the built-in shape, is left to
-# "make bench" and tests/guest/thunks.sh by hand: a second UML kernel
-# would cost CI about 15 minutes cold.
+# 0005 (static calls) and 0006 (modules).  The thunk census then checks
+# that every classifier and action it runs reaches tc through a slot.
+# um-patched-mod (make bench) is the same series with the same fragments
+# but CONFIG_UML_THUNK_CENSUS, which changes only the thunks' bodies
+# (test-patches 0003), so its fast-path code, boots and selftests are the
+# census kernel's.  um-census, the built-in shape, is left to
+# tests/guest/thunks.sh by hand: a second UML kernel would cost CI about
+# 15 minutes cold.
 run build-um-census-mod "$TOP/scripts/build.sh" um-census-mod
 
 # Newest first: the last commit is build-x86_64's source and configuration,
