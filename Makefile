@@ -47,9 +47,9 @@ bench-upstream:
 bench-srso:
 	@$(S)/bench.sh --srso --scenarios tc-matchall:1:100,udp-lookup --gates on $(BENCHFLAGS)
 
-# The tc scenarios alone, on the five kernels of "make bench": base,
-# patched and limit with tc built in, base-mod and patched-mod with tc's
-# classifiers and actions as modules, as distributions build them.
+# The tc scenarios alone, on the six kernels of "make bench": base,
+# patched and limit with tc built in, base-mod, patched-mod and limit-mod
+# with tc's classifiers and actions as modules, as distributions build them.
 bench-modules:
 	@$(S)/bench.sh --scenarios tc-matchall,tc-mixed $(BENCHFLAGS)
 

@@ -136,8 +136,9 @@ static double cv_bound = 3.0;
 static const char *role[3] = { "base", "patched", "limit" };
 /*
  * kernels other than the three roles; the index of each one's NAME-limit,
- * LIMIT_ROLE for base-X and patched-X without one, else -1; for base-X, the
- * index of patched-X, else -1
+ * for base-X and patched-X without one the index of limit-X where the run
+ * has it, else LIMIT_ROLE; else -1; for base-X, the index of patched-X,
+ * else -1
  */
 static const char **others;
 static int *other_limit, *other_pair;
@@ -585,13 +586,24 @@ static void find_others(void)
 			    !strcmp(others[j] + len, "-limit"))
 				other_limit[i] = (int)j;
 	}
-	/* base-X, patched-X: base and patched built another way (bench-srso) */
+	/*
+	 * base-X, patched-X: base and patched built another way (bench-srso,
+	 * the modular kernels); their limit is limit-X if the run has one
+	 */
 	other_pair = xrealloc(other_pair, nothers * sizeof(*other_pair));
 	for (i = 0; i < nothers; i++) {
 		const char *x = variant_of(others[i], role[0]);
+		const char *v = x ? x : variant_of(others[i], role[1]);
 
-		if (other_limit[i] < 0 && (x || variant_of(others[i], role[1])))
+		if (other_limit[i] < 0 && v) {
 			other_limit[i] = LIMIT_ROLE;
+			for (j = 0; j < nothers; j++) {
+				const char *l = variant_of(others[j], role[2]);
+
+				if (l && !strcmp(l, v))
+					other_limit[i] = (int)j;
+			}
+		}
 		other_pair[i] = -1;
 		for (j = 0; x && j < nothers; j++) {
 			const char *y = variant_of(others[j], role[1]);
@@ -610,7 +622,10 @@ static const char *own_limit(size_t k)
 	return other_limit[k] >= 0 ? others[other_limit[k]] : NULL;
 }
 
-/* for base-X with patched-X: (patched-X - base-X) / (own limit - base-X) */
+/*
+ * for base-X with patched-X: (patched-X - base-X) / (own limit - base-X),
+ * the own limit being limit-X or limit
+ */
 static double pair_tax(const struct row *r, size_t k)
 {
 	const struct group *b = pick(r, others[k], 0);
@@ -747,19 +762,27 @@ static void write_other_table(FILE *out)
 {
 	char lab[3 * NAMELEN + 32], b[32], head[NAMELEN + 16];
 	size_t i, k;
-	int nflag = 0, w, variants = 0;
+	int nflag = 0, w, variants = 0, has_own = 0;
 
 	if (!nothers)
 		return;
 	fprintf(out, "\nother kernels: median pps and CV%%; NAME %%lim = %% of own limit: "
 		"NAME / NAME-limit, %s / %s\n", role[1], role[2]);
-	for (k = 0; k < nothers; k++)
+	for (k = 0; k < nothers; k++) {
 		variants |= other_limit[k] == LIMIT_ROLE;
-	if (variants)
+		has_own |= other_pair[k] >= 0 && other_limit[k] >= 0;
+	}
+	if (variants && !has_own)
 		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s; X tax%% = (%s-X - %s-X) / "
 			"(%s - %s-X), '-' within noise as for tax%%; X off%% = %s-X "
 			"with the gate off vs %s-X\n", role[0], role[1],
 			role[2], role[1], role[0], role[2], role[0], role[1], role[0]);
+	else if (variants || has_own)
+		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s-X where the run has it, "
+			"else of %s; X tax%% = (%s-X - %s-X) / (that limit - %s-X), "
+			"'-' within noise as for tax%%; X off%% = %s-X with the gate "
+			"off vs %s-X\n", role[0], role[1], role[2], role[2], role[1],
+			role[0], role[0], role[1], role[0]);
 	fputc('\n', out);
 	fprintf(out, "%-28s", "scenario");
 	for (k = 0; k < nothers; k++)

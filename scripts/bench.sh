@@ -4,13 +4,13 @@
 # build the UML kernels (cached), then run the pktgen A/B benchmark.
 # Options are passed to bench/bench.sh (--quick, --rounds R, ...).
 #
-# By default (make bench) that is five kernels: base, patched and limit
-# with tc built in, and base-mod and patched-mod (um-base-mod,
-# um-patched-mod: base and patched with the scenarios' tc classifiers and
-# actions built as modules, as distributions build them,
-# configs/tc-modular.config, and UML static calls, test patch 0005), which
-# run the tc scenarios only.  The report's second table gives the modular
-# kernels' tax recovered against the same limit.
+# By default (make bench) that is six kernels: base, patched and limit
+# with tc built in, and base-mod, patched-mod and limit-mod (um-base-mod,
+# um-patched-mod, um-limit-mod: the scenarios' tc classifiers and actions
+# built as modules, as distributions build them,
+# configs/tc-modular.config, with UML static calls and jump labels, test
+# patches 0005 and 0007), which run the tc scenarios only.  The report's
+# second table gives the modular kernels' tax recovered against limit-mod.
 #
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
 # (upstream 6.12 with its own tc wrapper, with and without retpolines) and
@@ -37,9 +37,9 @@ case ${1:-} in
 	extra=(--kernels "base,patched,limit,base-srso=$BUILD/out/um-base-srso/linux,patched-srso=$BUILD/out/um-patched-srso/linux")
 	;;
 *)
-	kernels+=(um-base-mod um-patched-mod)
+	kernels+=(um-base-mod um-patched-mod um-limit-mod)
 	tc=@tc-matchall+tc-mixed
-	extra=(--kernels "base,patched,limit,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc")
+	extra=(--kernels "base,patched,limit,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
 	;;
 esac
 "$TOP/scripts/deps.sh" build bench uml

@@ -378,6 +378,48 @@ if command -v python3 >/dev/null; then
 	j=$(python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["other_kernels"]["rows"][0]["kernels"]["base-mod"]; print(k["tax_recovered_pct"], k["patched_off_diff_pct"])' "$mo/summary.json")
 	check_eq "summary.json: patched_off_diff_pct" "13.55 1.0" "$j"
 fi
+# limit-X: the pair base-X/patched-X is measured against limit-X where the
+# run has it (make bench: limit-mod for the modular kernels), not limit
+lm=$tmp/limitmod
+mkdir -p "$lm"
+{
+	echo "$HDR"
+	r=1
+	for v in "6900000 7600000 8600000 5000000 5500000 6000000" \
+		"6920000 7650000 8700000 5010000 5510000 6010000" \
+		"6940000 7700000 8800000 5020000 5520000 6020000"; do
+		# shellcheck disable=SC2086
+		set -- $v
+		rec $r base none tc-matchall - 1 "$1"
+		rec $r patched on tc-matchall - 1 "$2"
+		rec $r limit none tc-matchall - 1 "$3"
+		rec $r base-mod none tc-matchall - 1 "$4"
+		rec $r patched-mod on tc-matchall - 1 "$5"
+		rec $r limit-mod none tc-matchall - 1 "$6"
+		r=$((r + 1))
+	done
+	echo "# complete"
+} >"$lm/raw.csv"
+out=$("$R" --no-plot "$lm/raw.csv" 2>"$tmp/err")
+rc=$?
+check "limit-X: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+got=$(echo "$second" | grep "^scenario" | tr -s ' ')
+check_eq "limit-X: header" \
+	"scenario base-mod CV% patched-mod CV% limit-mod CV% base-mod %lim patched-mod %lim mod tax% patched %lim" "$got"
+# n=1: base-mod [5010000] and patched-mod [5510000] of limit-mod [6010000]:
+#   83.4 and 91.7; tax (5510000-5010000)/(6010000-5010000) = +50.0 (against
+#   limit it would be 57.6, 63.3 and +13.6)
+got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
+check_eq "limit-X: % of limit-X and the tax against it" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 83.4 91.7 +50.0 87.9" "$got"
+check "limit-X: the legend names limit-X" \
+	grep -qF "base-X %lim, patched-X %lim: % of limit-X where the run has it, else of limit; X tax% = (patched-X - base-X) / (that limit - base-X)" <<<"$second"
+if command -v python3 >/dev/null; then
+	j=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["other_kernels"]["pairs"])' "$lm/summary.json" 2>&1)
+	check_eq "limit-X: summary.json names limit-mod as the pair's limit" \
+		"{'base-mod': 'limit-mod', 'patched-mod': 'limit-mod'}" "$j"
+fi
 got=$(sed -n '/^other kernels:/,$p' "$var/report.txt" | grep '^scenario')
 check "no gate-off records: no X off% column ($got)" bash -c "[ -n '$got' ] && ! grep -q 'off%' <<<'$got'"
 # the upstream run's second table has no X tax% and no legend line
