@@ -98,6 +98,18 @@ lane_join() {
 	fi
 }
 
+# A pool: tests that need no particular order, each taken by whichever of
+# the main line and the lane gets to it first, so that the one that ends
+# its own work early takes the other's share instead of leaving a core
+# idle.  pool_run NAME CMD...: run it unless someone has claimed it (a
+# claim is a directory made atomically, $LOGS/.pool/NAME).
+pool_run() {
+	[[ $1 =~ $only ]] || return 0
+	mkdir -p "$LOGS/.pool"
+	mkdir "$LOGS/.pool/$1" 2>/dev/null || return 0
+	run "$@"
+}
+
 finish() {
 	lane_join
 	[ $n -gt 0 ] || die "no test matches --only '$only'"

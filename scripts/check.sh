@@ -25,26 +25,45 @@ mkdir -p "$LOGS"
 run deps "$TOP/scripts/deps.sh" build qemu check bench
 [ "${STATUS[deps]:-ok}" = ok ] || finish
 
-# The harness's own tests (bad input must fail cleanly).
-for t in "$TOP"/tests/test-*.sh; do
-	run "harness-$(basename "$t" .sh | sed 's/^test-//')" bash "$t"
-done
-run harness-bench make -s -C "$TOP/bench" check
-run harness-audit make -s -C "$TOP/audit" check
-
 run tree "$TOP/scripts/tree.sh"
-run harness-config bash "$TOP/tests/tree-config.sh"
-run series-applies check_series_applies
-run export-noop check_export_noop
-for p in $(series_list "$PATCHDIR" 2>/dev/null); do
-	case $(basename "$p") in 0000-*) continue ;; esac
-	run "checkpatch-$(basename "$p" .patch | cut -c1-40)" check_checkpatch "$p"
-done
+
+# The harness's own tests (bad input must fail cleanly), the series' form
+# and checkpatch: one core at a time, in a lane (check-run.sh) beside
+# build-x86_64, which needs only the tree.  Their lines print after
+# build-x86_64's; "# lane:" lines show their progress.
+prep_lane() {
+	local t p
+	for t in "$TOP"/tests/test-*.sh; do
+		run "harness-$(basename "$t" .sh | sed 's/^test-//')" bash "$t"
+	done
+	run harness-bench make -s -C "$TOP/bench" check
+	run harness-audit make -s -C "$TOP/audit" check
+	run harness-config bash "$TOP/tests/tree-config.sh"
+	run series-applies check_series_applies
+	run export-noop check_export_noop
+	for p in $(series_list "$PATCHDIR" 2>/dev/null); do
+		case $(basename "$p") in 0000-*) continue ;; esac
+		run "checkpatch-$(basename "$p" .patch | cut -c1-40)" check_checkpatch "$p"
+	done
+}
+
+# The matrix: builds that need only build-x86_64's objects and the tree,
+# in any order.  Both the main line and the x86_64 guest's lane take from
+# it when they are done with their own tests (pool_run, check-run.sh), the
+# longest first, so that neither leaves a core idle while the other still
+# has builds to run.
+matrix_pool() {
+	local v
+	for v in no-retpoline off no-cls-act no-cls modules some-builtin; do
+		pool_run "matrix-$v" check_matrix "$v"
+	done
+}
 
 # The x86_64 guest's tests need build-x86_64 alone, and each keeps one
 # core busy under TCG: they run in a lane (check-run.sh) beside the builds
-# below, which leave a core idle whenever they link or configure.  Their
-# lines print, numbered, at the end; "# lane:" lines show their progress.
+# below, which leave a core idle whenever they link or configure, and then
+# take from the matrix.  Their lines print, numbered, at the end; "# lane:"
+# lines show their progress.
 qemu_lane() {
 	run boot-qemu check_boot qemu
 	run kunit check_kunit
@@ -60,14 +79,19 @@ qemu_lane() {
 		eval "args=($opts)"
 		run "kselftest-$(basename "$path" .sh)" check_kselftest "$path" "$tmo" "${args[@]}"
 	done <"$TOP/tests/kselftests"
+	matrix_pool
 }
 
+lane_start prep_lane
 run build-x86_64 "$TOP/scripts/build.sh" x86_64
+lane_join
 lane_start qemu_lane
+run audit-x86_64 check_audit build-x86_64 "$BUILD/out/x86_64/vmlinux"
 # One UML kernel: the census one, in the shape distributions build: the
 # scenarios' tc classifiers and actions as modules (configs/tc-modular),
 # reached through the direct-call slots, which UML has with test patches
-# 0005 (static calls) and 0006 (modules).  The thunk census then checks
+# 0005 (static calls) and 0006 (modules), and with jump labels (0007), as
+# distributions build with JUMP_LABEL=y.  The thunk census then checks
 # that every classifier and action it runs reaches tc through a slot.
 # um-patched-mod (make bench) is the same series with the same fragments
 # but CONFIG_UML_THUNK_CENSUS, which changes only the thunks' bodies
@@ -76,6 +100,12 @@ lane_start qemu_lane
 # tests/guest/thunks.sh by hand: a second UML kernel would cost CI about
 # 15 minutes cold.
 run build-um-census-mod "$TOP/scripts/build.sh" um-census-mod
+
+run audit-um-census-mod check_audit build-um-census-mod "$BUILD/out/um-census-mod/vmlinux"
+run boot-uml check_boot uml
+run thunks-uml check_thunks
+run slots-uml check_slots_uml
+run harness-guest-uml check_guest_harness uml
 
 # Newest first: the last commit is build-x86_64's source and configuration,
 # so the first step starts from a copy of its objects (seed_out), and each
@@ -86,22 +116,13 @@ for c in $(commits | tac); do
 	run "bisect-$(printf %02d $i)" check_bisect "$c"
 	i=$((i - 1))
 done
-for v in off modules no-retpoline no-cls-act no-cls some-builtin; do
-	run "matrix-$v" check_matrix "$v"
-done
 run warnings check_warnings
-
-run audit-x86_64 check_audit build-x86_64 "$BUILD/out/x86_64/vmlinux"
-run audit-um-census-mod check_audit build-um-census-mod "$BUILD/out/um-census-mod/vmlinux"
-run boot-uml check_boot uml
 run kunit-broken-ladder check_kunit_broken
-run thunks-uml check_thunks
-run slots-uml check_slots_uml
 # The slots under KASAN and lockdep: a third full kernel build, so with
 # --long only.
 if [ $long = 1 ]; then
 	run build-x86_64-debug "$TOP/scripts/build.sh" x86_64-debug
 	run slots-stress-debug check_slots_stress x86_64-debug
 fi
-run harness-guest-uml check_guest_harness uml
+matrix_pool
 finish

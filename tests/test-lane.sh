@@ -83,4 +83,39 @@ else
 	pkill -f "$TMP/mini-hang.sh"
 	pkill -f "^sleep 3017$"
 fi
+# The pool: the main line and the lane both go through the same list; each
+# test runs once, by whichever gets to it first, and every one is reported.
+# The lane starts on it at once, the main line when the lane has run two.
+cat >"$TMP/mini-pool.sh" <<EOF
+set -uo pipefail
+. "$S/lib.sh"
+prog=check
+LOGS=$TMP/logs-pool only=.
+mkdir -p "\$LOGS"
+. "$S/check-run.sh"
+pool() {
+	for t in p1 p2 p3 p4 p5 p6; do
+		pool_run "\$t" bash -c "echo \$t >>$TMP/pool-ran; sleep 0.3"
+	done
+}
+await() { local n; for _ in \$(seq 100); do n=\$(wc -l 2>/dev/null <"\$1"); [ "\${n:-0}" -ge 2 ] && return 0; sleep 0.1; done; return 1; }
+run main-a true
+lane_start pool
+await "$TMP/pool-ran"
+pool
+finish
+EOF
+out=$(bash "$TMP/mini-pool.sh")
+rc=$?
+ran=$(sort "$TMP/pool-ran" | tr '\n' ' ')
+lines=$(grep -cE '^ok [0-9]+ - p[1-6] ' <<<"$out")
+inlane=$(grep -cE '^# lane: p[1-6] ' <<<"$out")
+if [ $rc = 0 ] && [ "$ran" = "p1 p2 p3 p4 p5 p6 " ] && [ "$lines" = 6 ] &&
+	[ "$inlane" -ge 2 ] && [ "$inlane" -lt 6 ]; then
+	echo "ok - the pool runs each test once, shared by the main line and the lane ($inlane in the lane)"
+else
+	echo "not ok - the pool: exit $rc, ran '$ran', $lines lines, $inlane in the lane:"
+	echo "$out"
+	fails=$((fails + 1))
+fi
 done_testing

@@ -340,40 +340,53 @@ else
 fi
 # patched-X with the gate on and off (make bench: base-mod, patched-mod):
 # "X off%" = patched-X with the gate off vs base-X, diff%
+# mod_fixture DIR KERNEL GATE DELTA: three rounds of tc-matchall n=1 on
+# base, patched, limit, base-mod, patched-mod (gate on) and KERNEL with GATE
+# (patched-mod off, limit-mod none) at base-mod's pps + DELTA
+mod_fixture() {
+	local dir=$1 kernel=$2 gate=$3 delta=$4 r=1 v
+	mkdir -p "$dir"
+	{
+		echo "$HDR"
+		for v in "6900000 7600000 8600000 5000000 5500000" \
+			"6920000 7650000 8700000 5010000 5510000" \
+			"6940000 7700000 8800000 5020000 5520000"; do
+			# shellcheck disable=SC2086
+			set -- $v
+			rec $r base none tc-matchall - 1 "$1"
+			rec $r patched on tc-matchall - 1 "$2"
+			rec $r limit none tc-matchall - 1 "$3"
+			rec $r base-mod none tc-matchall - 1 "$4"
+			rec $r patched-mod on tc-matchall - 1 "$5"
+			rec $r "$kernel" "$gate" tc-matchall - 1 "$(($4 + delta))"
+			r=$((r + 1))
+		done
+		echo "# complete"
+	} >"$dir/raw.csv"
+}
+# expect_second NAME DIR HEADER ROW LEGEND: the report on DIR/raw.csv exits
+# 0 with nothing on stderr, and its second table has that header, that
+# tc-matchall n=1 row (spaces squeezed) and a legend with LEGEND in it
+expect_second() {
+	local out rc second got
+	out=$("$R" --no-plot "$2/raw.csv" 2>"$tmp/err")
+	rc=$?
+	check "$1: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+	second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+	got=$(echo "$second" | grep "^scenario" | tr -s ' ')
+	check_eq "$1: the second table's header" "$3" "$got"
+	got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
+	check_eq "$1: the n=1 row" "$4" "$got"
+	check "$1: the legend" grep -qF "$5" <<<"$second"
+}
 mo=$tmp/mod
-mkdir -p "$mo"
-{
-	echo "$HDR"
-	r=1
-	for v in "6900000 7600000 8600000 5000000 5500000 5050000" \
-		"6920000 7650000 8700000 5010000 5510000 5060000" \
-		"6940000 7700000 8800000 5020000 5520000 5070000"; do
-		# shellcheck disable=SC2086
-		set -- $v
-		rec $r base none tc-matchall - 1 "$1"
-		rec $r patched on tc-matchall - 1 "$2"
-		rec $r limit none tc-matchall - 1 "$3"
-		rec $r base-mod none tc-matchall - 1 "$4"
-		rec $r patched-mod on tc-matchall - 1 "$5"
-		rec $r patched-mod off tc-matchall - 1 "$6"
-		r=$((r + 1))
-	done
-	echo "# complete"
-} >"$mo/raw.csv"
-out=$("$R" --no-plot "$mo/raw.csv" 2>"$tmp/err")
-rc=$?
-check "patched-X gate off: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
-second=$(echo "$out" | sed -n '/^other kernels:/,$p')
-got=$(echo "$second" | grep "^scenario" | tr -s ' ')
-check_eq "patched-X gate off: header has X off%" \
-	"scenario base-mod CV% patched-mod CV% base-mod %lim patched-mod %lim mod tax% mod off% patched %lim" "$got"
+mod_fixture "$mo" patched-mod off 50000
 # n=1: patched-mod on [5510000] (not the gate-off records), off [5060000]
 #   vs base-mod [5010000]: +1.0; tax (5510000-5010000)/(8700000-5010000) = +13.6
-got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
-check_eq "patched-X gate off: the gate-on column and X off%" \
-	"tc-matchall n=1 5010000 0.2 5510000 0.2 57.6 63.3 +13.6 +1.0 87.9" "$got"
-check "patched-X gate off: the legend says what X off% is" \
-	grep -qF "X off% = patched-X with the gate off vs base-X" <<<"$second"
+expect_second "patched-X gate off" "$mo" \
+	"scenario base-mod CV% patched-mod CV% base-mod %lim patched-mod %lim mod tax% mod off% patched %lim" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 57.6 63.3 +13.6 +1.0 87.9" \
+	"X off% = patched-X with the gate off vs base-X"
 if command -v python3 >/dev/null; then
 	j=$(python3 -c 'import json, sys; k = json.load(open(sys.argv[1]))["other_kernels"]["rows"][0]["kernels"]["base-mod"]; print(k["tax_recovered_pct"], k["patched_off_diff_pct"])' "$mo/summary.json")
 	check_eq "summary.json: patched_off_diff_pct" "13.55 1.0" "$j"
@@ -381,40 +394,14 @@ fi
 # limit-X: the pair base-X/patched-X is measured against limit-X where the
 # run has it (make bench: limit-mod for the modular kernels), not limit
 lm=$tmp/limitmod
-mkdir -p "$lm"
-{
-	echo "$HDR"
-	r=1
-	for v in "6900000 7600000 8600000 5000000 5500000 6000000" \
-		"6920000 7650000 8700000 5010000 5510000 6010000" \
-		"6940000 7700000 8800000 5020000 5520000 6020000"; do
-		# shellcheck disable=SC2086
-		set -- $v
-		rec $r base none tc-matchall - 1 "$1"
-		rec $r patched on tc-matchall - 1 "$2"
-		rec $r limit none tc-matchall - 1 "$3"
-		rec $r base-mod none tc-matchall - 1 "$4"
-		rec $r patched-mod on tc-matchall - 1 "$5"
-		rec $r limit-mod none tc-matchall - 1 "$6"
-		r=$((r + 1))
-	done
-	echo "# complete"
-} >"$lm/raw.csv"
-out=$("$R" --no-plot "$lm/raw.csv" 2>"$tmp/err")
-rc=$?
-check "limit-X: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
-second=$(echo "$out" | sed -n '/^other kernels:/,$p')
-got=$(echo "$second" | grep "^scenario" | tr -s ' ')
-check_eq "limit-X: header" \
-	"scenario base-mod CV% patched-mod CV% limit-mod CV% base-mod %lim patched-mod %lim mod tax% patched %lim" "$got"
+mod_fixture "$lm" limit-mod none 1000000
 # n=1: base-mod [5010000] and patched-mod [5510000] of limit-mod [6010000]:
 #   83.4 and 91.7; tax (5510000-5010000)/(6010000-5010000) = +50.0 (against
 #   limit it would be 57.6, 63.3 and +13.6)
-got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
-check_eq "limit-X: % of limit-X and the tax against it" \
-	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 83.4 91.7 +50.0 87.9" "$got"
-check "limit-X: the legend names limit-X" \
-	grep -qF "base-X %lim, patched-X %lim: % of limit-X where the run has it, else of limit; X tax% = (patched-X - base-X) / (that limit - base-X)" <<<"$second"
+expect_second "limit-X" "$lm" \
+	"scenario base-mod CV% patched-mod CV% limit-mod CV% base-mod %lim patched-mod %lim mod tax% patched %lim" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 83.4 91.7 +50.0 87.9" \
+	"base-X %lim, patched-X %lim: % of limit-X where the run has it, else of limit; X tax% = (patched-X - base-X) / (that limit - base-X)"
 if command -v python3 >/dev/null; then
 	j=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["other_kernels"]["pairs"])' "$lm/summary.json" 2>&1)
 	check_eq "limit-X: summary.json names limit-mod as the pair's limit" \
