@@ -138,10 +138,10 @@ static const char *role[3] = { "base", "patched", "limit" };
  * kernels other than the three roles; the index of each one's NAME-limit,
  * for base-X and patched-X without one the index of limit-X where the run
  * has it, else LIMIT_ROLE; else -1; for base-X, the index of patched-X,
- * else -1
+ * else -1, and whether patched-X has gate-off records in any row
  */
 static const char **others;
-static int *other_limit, *other_pair;
+static int *other_limit, *other_pair, *other_off;
 static size_t nothers;
 #define LIMIT_ROLE (-2)
 
@@ -612,6 +612,12 @@ static void find_others(void)
 				other_pair[i] = (int)j;
 		}
 	}
+	other_off = xrealloc(other_off, nothers * sizeof(*other_off));
+	for (i = 0; i < nothers; i++) {
+		other_off[i] = 0;
+		for (j = 0; other_pair[i] >= 0 && !other_off[i] && j < nrows; j++)
+			other_off[i] = pick(&rows[j], others[other_pair[i]], 1) != NULL;
+	}
 }
 
 /* the name of others[k]'s own limit kernel, or NULL */
@@ -643,17 +649,6 @@ static double pair_off(const struct row *r, size_t k)
 {
 	return diff_pct(med(pick(r, others[other_pair[k]], 1)),
 			med(pick(r, others[k], 0)));
-}
-
-/* whether patched-X (the pair of base-X, others[k]) has gate-off records */
-static int pair_has_off(size_t k)
-{
-	size_t i;
-
-	for (i = 0; i < nrows; i++)
-		if (pick(&rows[i], others[other_pair[k]], 1))
-			return 1;
-	return 0;
 }
 
 static int other_flagged(const struct row *r)
@@ -801,7 +796,7 @@ static void write_other_table(FILE *out)
 		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
 	}
 	for (k = 0; k < nothers; k++) {
-		if (other_pair[k] < 0 || !pair_has_off(k))
+		if (other_pair[k] < 0 || !other_off[k])
 			continue;
 		snprintf(head, sizeof(head), "%s off%%", variant_of(others[k], role[0]));
 		fprintf(out, " %*s", imax(7, (int)strlen(head)), head);
@@ -837,7 +832,7 @@ static void write_other_table(FILE *out)
 			fprintf(out, " %*s", w, fmt_pct(b, sizeof(b), pair_tax(r, k)));
 		}
 		for (k = 0; k < nothers; k++) {
-			if (other_pair[k] < 0 || !pair_has_off(k))
+			if (other_pair[k] < 0 || !other_off[k])
 				continue;
 			w = imax(7, (int)strlen(variant_of(others[k], role[0])) + 5);
 			fprintf(out, " %*s", w, fmt_pct(b, sizeof(b), pair_off(r, k)));
@@ -1030,8 +1025,8 @@ static void write_json_others(FILE *f)
 					 "%.2f", other_pair[k] >= 0);
 			if (other_pair[k] >= 0)
 				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f",
-					 pair_has_off(k));
-			if (other_pair[k] >= 0 && pair_has_off(k))
+					 other_off[k]);
+			if (other_pair[k] >= 0 && other_off[k])
 				json_num(f, "patched_off_diff_pct", pair_off(r, k), "%.2f", 0);
 			fputc('}', f);
 		}
