@@ -767,17 +767,21 @@ static void write_other_table(FILE *out)
 		variants |= other_limit[k] == LIMIT_ROLE;
 		has_own |= other_pair[k] >= 0 && other_limit[k] >= 0;
 	}
-	if (variants && !has_own)
+	if (variants || has_own) {
+		/* the pairs' limit: limit, or limit-X where the run has it */
+		char lim[64];
+
+		if (has_own)
+			snprintf(lim, sizeof(lim), "%s-X where the run has it, else of %s",
+				 role[2], role[2]);
+		else
+			snprintf(lim, sizeof(lim), "%s", role[2]);
 		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s; X tax%% = (%s-X - %s-X) / "
 			"(%s - %s-X), '-' within noise as for tax%%; X off%% = %s-X "
-			"with the gate off vs %s-X\n", role[0], role[1],
-			role[2], role[1], role[0], role[2], role[0], role[1], role[0]);
-	else if (variants || has_own)
-		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s-X where the run has it, "
-			"else of %s; X tax%% = (%s-X - %s-X) / (that limit - %s-X), "
-			"'-' within noise as for tax%%; X off%% = %s-X with the gate "
-			"off vs %s-X\n", role[0], role[1], role[2], role[2], role[1],
-			role[0], role[0], role[1], role[0]);
+			"with the gate off vs %s-X\n", role[0], role[1], lim, role[1],
+			role[0], has_own ? "that limit" : role[2], role[0], role[1],
+			role[0]);
+	}
 	fputc('\n', out);
 	fprintf(out, "%-28s", "scenario");
 	for (k = 0; k < nothers; k++)
