@@ -52,7 +52,7 @@ say() {
 	echo "$prog: $*"
 }
 
-ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf"
+ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward"
 rounds=5
 rounds_set=
 scen_arg=

@@ -9,8 +9,8 @@
 # um-patched-mod, um-limit-mod: the scenarios' tc classifiers and actions
 # built as modules, as distributions build them,
 # configs/tc-modular.config, with UML static calls and jump labels, test
-# patches 0005 and 0007), which run the tc scenarios only.  The report's
-# second table gives the modular kernels' tax recovered against limit-mod.
+# patches 0005 and 0007), which run the tc scenarios and forward only.
+# The report's second table gives the modular kernels' tax recovered against limit-mod.
 #
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
 # (upstream 6.12 with its own tc wrapper, with and without retpolines) and
@@ -38,7 +38,7 @@ case ${1:-} in
 	;;
 *)
 	kernels+=(um-base-mod um-patched-mod um-limit-mod)
-	tc=@tc-matchall+tc-mixed
+	tc=@tc-matchall+tc-mixed+forward
 	extra=(--kernels "base,patched,limit,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
 	;;
 esac

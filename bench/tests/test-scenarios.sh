@@ -30,7 +30,7 @@ opt_err() { # opt_err SCENARIO ARGS...: must fail with exactly one stderr line
 		nok "$s $*: one-line error, non-zero" "rc=$rc" "stderr: $err"
 	fi
 }
-for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf; do
+for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward; do
 	opt_err $s -n 0
 	opt_err $s -x
 done
@@ -46,6 +46,7 @@ opt_err tc-matchall -v hash
 opt_err nft-set -v btree
 opt_err nft-set -n 100000
 opt_err udp-lookup -v reuseport,bogus
+opt_err forward -n 2
 
 # ---- pg_parse ---------------------------------------------------------------
 r=$(

@@ -15,9 +15,12 @@
 # 3. churn: ROUNDS times, a filter using other modules (cls_flow/cls_route
 #    and act_mpls/act_gate) is added in the packets' path, then deleted and
 #    its modules unloaded, while pktgen sends without pause;
+#    each round also adds a veth pair and deletes it, so that veth_xmit
+#    takes a transmit slot (CONFIG_NET_PATH_DIRECT_CALLS, which the kernel
+#    must have) and gives it back, while the packets go through dummy's;
 # then every action on the stable path must have counted exactly the
-# packets pktgen sent, no slot may still name an unloaded module, and the
-# kernel log must hold no splat.
+# packets pktgen sent, no slot may still name an unloaded module or a
+# driver without devices, and the kernel log must hold no splat.
 set -u
 
 ROUNDS=20
@@ -152,6 +155,13 @@ for r in $(seq "$ROUNDS"); do
 	tc filter del dev sdev0 egress pref 50
 	# shellcheck disable=SC2086
 	unload $mods
+	if ! ip link add stv0 type veth peer name stv1; then
+		fail "round $r: cannot add a veth pair"
+		break
+	fi
+	[ "$r" = 1 ] && check "veth_xmit has a transmit slot while a veth exists" \
+		"$( [ "$(slot_of veth_xmit)" != none ] && echo yes)" yes
+	ip link del stv0
 done
 check "pktgen still running through the churn" "$(kill -0 $pgpid 2>/dev/null && echo yes)" yes
 echo stop >"$PG/pgctrl"
@@ -170,6 +180,8 @@ check "actions on the stable filter" "$nact" 9
 while read -r kind pkts; do
 	check "$kind counted every packet" "$pkts" "$sent"
 done <<<"$counts"
+check "dummy_xmit transmit slot, the packets' path" "$( [ "$(slot_of dummy_xmit)" != none ] && echo yes)" yes
+check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
 check "basic_classify slot after the churn" "$( [ "$(slot_of basic_classify)" != none ] && echo kept)" kept
 for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act; do
 	check "$f slot after its last unload" "$(slot_of "$f")" none

@@ -5,7 +5,17 @@
 # pays on the tc egress path, by call site, with the direct calls gate
 # off and on.
 #
-#   thunks.sh [COUNT]
+#   thunks.sh [-x] [COUNT]
+#
+# -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
+#     calls): it calls the drivers' ndo_start_xmit through direct-call
+#     slots, skips passthru_features_check() and calls ip_forward()
+#     directly from dst_input().  With the gate on, no thunk may be entered
+#     from the transmit call site, nor to reach passthru_features_check()
+#     or ip_forward(); with it off the census must see one per transmit,
+#     one per veth transmit and one per forwarded packet.  A third case, forward, sends the packets
+#     through a router (one namespace, two veth pairs, IPv4 forwarding).
+#     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
 #   matchall  N=10 "matchall action gact continue": off, 2 thunks per
@@ -16,16 +26,26 @@
 # fails if, with the gate on, any thunk is entered from tc's classify or
 # act call sites, or if, with the gate off, the census does not see them.
 set -u
+XMIT=0
+if [ "${1:-}" = -x ]; then
+	XMIT=1
+	shift
+fi
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
 . "$TOP/bench/scenarios/lib.sh"
 SCEN=thunks
 COUNT=${1:-200000}
+case $COUNT in
+'' | *[!0-9]* | 0*) echo "thunks.sh: COUNT must be a positive number, not '$COUNT'" >&2; exit 2 ;;
+esac
 PG_TIMEOUT=120
 CENSUS=/proc/thunk_census
 # tc's own indirect call sites: tc_classify() and tc_act() are inlined here
 TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)\+'
+# the driver's transmit: ndo_start_xmit, from xmit_one() (inlined here)
+XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
 preflight tc
 [ -w "$CENSUS" ] || die "no $CENSUS: not the thunk census kernel (um-census)"
 [ -w "$GATE_KNOB" ] || die "no $GATE_KNOB: the kernel lacks the series' gate"
@@ -33,9 +53,11 @@ DST_MAC=02:00:00:00:00:02
 nfail=0
 
 # census NAME: send COUNT packets on $DEV with the census on; sets
-# TC_PER (tc thunk entries per packet, x1000) and prints the table.
+# TC_PER, XMIT_PER and FWD_PER (tc's call sites', the transmit call site's
+# and the ones into ip_forward()/ip6_forward(): thunk entries per packet,
+# x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 c site target key
+	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 c site target key
 	local -A per
 	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
@@ -59,12 +81,20 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		key="${site%%/*} -> ${target%%+*}"
 		per[$key]=$((${per[$key]:-0} + c))
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
+		[[ $site =~ $XMIT_SITES ]] && xmit=$((xmit + c))
+		case ${target%%+*} in
+		ip_forward | ip6_forward) fwd=$((fwd + c)) ;;
+		passthru_features_check) feat=$((feat + c)) ;;
+		esac
 	done <"$CENSUS"
-	echo "# $name: $COUNT packets, $(per_pkt "$total") thunk entries per packet, $(per_pkt "$tc") from tc"
+	echo "# $name: $COUNT packets, $(per_pkt "$total") thunk entries per packet, $(per_pkt "$tc") from tc, $(per_pkt "$xmit") from the driver's transmit"
 	for k in "${!per[@]}"; do
 		[ $((per[$k] * 100)) -ge "$COUNT" ] && echo "#   $(per_pkt "${per[$k]}")  $k"
 	done | sort -r
 	TC_PER=$((tc * 1000 / COUNT))
+	XMIT_PER=$((xmit * 1000 / COUNT))
+	FWD_PER=$((fwd * 1000 / COUNT))
+	FEAT_PER=$((feat * 1000 / COUNT))
 }
 
 # per_pkt N: N / COUNT with three decimals
@@ -77,7 +107,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (tc thunk entries per packet x1000: $TC_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -110,9 +140,10 @@ setup_mixed() {
 }
 
 # thunk entries from tc per packet, gate off: one per filter run and one
-# per action run (x1000)
-for c in matchall:20000 mixed:12000; do
-	name=${c%%:*} off=${c#*:}
+# per action run (x1000); transmits per packet: the device's, and in the
+# mixed chain mirred's mirror to a second dummy
+for c in matchall:20000:1 mixed:12000:2; do
+	IFS=: read -r name off nx <<<"$c"
 	# progress lines, so that a timeout names the step it stopped in
 	echo "# $name: setup"
 	"setup_$name"
@@ -120,11 +151,81 @@ for c in matchall:20000 mixed:12000; do
 	census "$name [gate off]"
 	check "$name" "[ \$TC_PER -ge $((off * 99 / 100)) ] && [ \$TC_PER -le $((off * 101 / 100)) ]" \
 		"gate off: the census sees tc's indirect calls ($((off / 1000)) per packet)"
+	[ $XMIT = 1 ] && check "$name" "[ \$XMIT_PER -ge $((nx * 990)) ] && [ \$XMIT_PER -le $((nx * 1010)) ]" \
+		"gate off: the census sees the drivers' transmit calls ($nx per packet)"
 	gate_set on
 	census "$name [gate on]"
 	check "$name" "[ \$TC_PER -lt 10 ]" "gate on: no thunk entered from tc's call sites"
+	[ $XMIT = 1 ] && check "$name" "[ \$XMIT_PER -lt 10 ]" \
+		"gate on: no thunk entered from the transmit call site"
 	[ "$name" = mixed ] && ip link del "$DEV2"
 	ip link del "$DEV"
 done
+
+# forward: pktgen on fwa; its peer fwb (198.18.1.2/24) receives, the
+# kernel forwards to 198.18.2.2 out of fwc (198.18.2.1/24), whose peer fwd
+# drops everything at ingress (tc) after counting it.  fwa has no address,
+# so the source 198.18.1.1 is not local.  Per packet: two transmits (fwa,
+# fwc), each with veth's passthru_features_check(), and one ip_forward().
+setup_forward() {
+	local d
+	for d in fwa fwc; do
+		[ -e /sys/class/net/$d ] && ip link del $d
+	done
+	ip link add fwa type veth peer name fwb || die "cannot add veth fwa/fwb"
+	ip link add fwc type veth peer name fwd || die "cannot add veth fwc/fwd"
+	for d in fwa fwb fwc fwd; do
+		quiet_dev $d
+		ip link set $d up || die "cannot set $d up"
+	done
+	ip addr add 198.18.1.2/24 dev fwb || die "cannot address fwb"
+	ip addr add 198.18.2.1/24 dev fwc || die "cannot address fwc"
+	dev_mac fwd
+	ip neigh replace 198.18.2.2 lladdr "$MAC" dev fwc nud permanent || die "cannot add the neighbour"
+	echo 1 >/proc/sys/net/ipv4/ip_forward || die "cannot enable IPv4 forwarding"
+	tc qdisc add dev fwd clsact || die "cannot add clsact to fwd"
+	tc filter add dev fwd ingress pref 1 protocol all matchall action drop ||
+		die "cannot add the drop filter on fwd"
+	dev_mac fwb
+	DEV=fwa
+	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
+}
+
+# fwd_census NAME: census NAME, and every packet reached fwd
+fwd_census() {
+	local rx0
+	dev_stat fwd rx_packets
+	rx0=$STAT
+	census "$1"
+	dev_stat fwd rx_packets
+	# pg_run's warm-up packets arrive too
+	check forward "[ $((STAT - rx0)) -ge $COUNT ]" "$1: every packet forwarded to fwd ($((STAT - rx0)) received)"
+}
+
+if [ $XMIT = 1 ]; then
+	echo "# forward: setup"
+	setup_forward
+	gate_set off
+	fwd_census "forward [gate off]"
+	check forward "[ \$XMIT_PER -ge 1980 ] && [ \$XMIT_PER -le 2020 ]" \
+		"gate off: the census sees both transmits (2 per packet)"
+	check forward "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
+		"gate off: the census sees dst_input()'s call to ip_forward() (1 per packet)"
+	check forward "[ \$FEAT_PER -ge 1980 ] && [ \$FEAT_PER -le 2020 ]" \
+		"gate off: the census sees veth's passthru_features_check() (2 per packet)"
+	gate_set on
+	fwd_census "forward [gate on]"
+	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
+	check forward "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip_forward()"
+	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
+	echo 0 >/proc/sys/net/ipv4/ip_forward
+	ip link del fwa
+	ip link del fwc
+fi
 [ $nfail -eq 0 ] || die "$nfail census checks failed"
-echo "thunks: tc enters no retpoline thunk with the gate on"
+
+if [ $XMIT = 1 ]; then
+	echo "thunks: tc, the drivers' transmit and forwarding enter no retpoline thunk with the gate on"
+else
+	echo "thunks: tc enters no retpoline thunk with the gate on"
+fi
