@@ -10,7 +10,8 @@
 # built as modules, as distributions build them,
 # configs/tc-modular.config, with UML static calls and jump labels, test
 # patches 0005 and 0007), which run the tc scenarios and forward only.
-# The report's second table gives the modular kernels' tax recovered against limit-mod.
+# The report's second table gives the modular kernels' tax recovered
+# against limit-mod.
 #
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
 # (upstream 6.12 with its own tc wrapper, with and without retpolines) and

@@ -321,8 +321,9 @@ census_guest() (
 )
 
 # The thunk census kernel counts the retpolines each packet pays: none
-# from tc, and none from the drivers' transmit (-x: the census kernel has
-# NET_PATH_DIRECT_CALLS), with the gate on (tests/guest/thunks.sh).
+# from tc, and (-x: the census kernel has NET_PATH_DIRECT_CALLS) none from
+# the drivers' transmit, ndo_features_check or dst_input() on a forwarded
+# packet, with the gate on (tests/guest/thunks.sh).
 check_thunks() { census_guest thunks.sh -x; }
 
 # The modules' slots on the census kernel: cls_matchall and act_gact are

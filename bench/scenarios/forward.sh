@@ -32,35 +32,10 @@ preflight tc nft
 
 TABLE=thunkless_fwd
 
-# veth_pair A B: a fresh veth pair, both ends up, without IPv6
-veth_pair() {
-	local d
-	[ -e "/sys/class/net/$1" ] && ip link del "$1"
-	ip link add "$1" type veth peer name "$2" || die "cannot create veth pair $1/$2"
-	add_cleanup "ip link del $1"
-	for d in "$1" "$2"; do
-		quiet_dev "$d"
-		ip link set "$d" up || die "cannot set $d up"
-	done
-}
-
 s_setup() {
-	local f=/proc/sys/net/ipv4/ip_forward
-	veth_pair fwa fwb
-	veth_pair fwc fwd
-	ip addr add 198.18.1.2/24 dev fwb || die "cannot address fwb"
-	ip addr add 198.18.2.1/24 dev fwc || die "cannot address fwc"
-	dev_mac fwd
-	ip neigh replace 198.18.2.2 lladdr "$MAC" dev fwc nud permanent ||
-		die "cannot add the neighbour 198.18.2.2"
-	read -r FWD_ORIG <"$f" || die "no $f"
-	add_cleanup "echo $FWD_ORIG >$f"
-	echo 1 >"$f" || die "cannot enable IPv4 forwarding"
+	forward_path
 	tc qdisc replace dev fwc root fq_codel ||
 		die "cannot add fq_codel to fwc (CONFIG_NET_SCH_FQ_CODEL?)"
-	tc qdisc add dev fwd clsact || die "cannot add clsact to fwd"
-	tc filter add dev fwd ingress pref 1 protocol all matchall action drop ||
-		die "cannot add the drop filter on fwd"
 	nft delete table ip "$TABLE" 2>/dev/null
 	nft -f - <<-NFT || die "cannot load the nftables forward chain"
 	table ip $TABLE {
@@ -71,7 +46,6 @@ s_setup() {
 	}
 	NFT
 	add_cleanup "nft delete table ip $TABLE"
-	dev_mac fwb
 	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
 	# one packet through: conntrack must track the flow
 	pg_run 1

@@ -223,6 +223,43 @@ ipv6_dev() {
 	ip -6 addr add "$2" dev "$1" nodad || die "cannot add $2 to $1"
 }
 
+# veth_pair A B: a fresh veth pair, both ends up and without IPv6, A
+# removed (and with it B) on exit.
+veth_pair() {
+	local d
+	[ -e "/sys/class/net/$1" ] && ip link del "$1"
+	ip link add "$1" type veth peer name "$2" || die "cannot create veth pair $1/$2"
+	add_cleanup "ip link del $1"
+	for d in "$1" "$2"; do
+		quiet_dev "$d"
+		ip link set "$d" up || die "cannot set $d up"
+	done
+}
+
+# forward_path: the guest as a router between two veth pairs, for packets
+# sent on fwa to 198.18.2.2: fwa's peer fwb (198.18.1.2/24) receives them,
+# and IPv4 forwarding (on; FWD_ORIG, restored on exit) sends them out of
+# fwc (198.18.2.1/24) to fwd, a permanent neighbour, whose ingress drops
+# them (tc) after fwd counted them.  fwa has no address, so the source
+# 198.18.1.1 is not local.  Sets MAC to fwb's, the packets' destination.
+forward_path() {
+	local f=/proc/sys/net/ipv4/ip_forward
+	veth_pair fwa fwb
+	veth_pair fwc fwd
+	ip addr add 198.18.1.2/24 dev fwb || die "cannot address fwb"
+	ip addr add 198.18.2.1/24 dev fwc || die "cannot address fwc"
+	dev_mac fwd
+	ip neigh replace 198.18.2.2 lladdr "$MAC" dev fwc nud permanent ||
+		die "cannot add the neighbour 198.18.2.2"
+	read -r FWD_ORIG <"$f" || die "no $f"
+	add_cleanup "echo $FWD_ORIG >$f"
+	echo 1 >"$f" || die "cannot enable IPv4 forwarding"
+	tc qdisc add dev fwd clsact || die "cannot add clsact to fwd"
+	tc filter add dev fwd ingress pref 1 protocol all matchall action drop ||
+		die "cannot add the drop filter on fwd"
+	dev_mac fwb
+}
+
 # dev_mac DEV: sets MAC
 dev_mac() {
 	read -r MAC <"/sys/class/net/$1/address" || die "no MAC for $1"

@@ -13,8 +13,9 @@
 #     directly from dst_input().  With the gate on, no thunk may be entered
 #     from the transmit call site, nor to reach passthru_features_check()
 #     or ip_forward(); with it off the census must see one per transmit,
-#     one per veth transmit and one per forwarded packet.  A third case, forward, sends the packets
-#     through a router (one namespace, two veth pairs, IPv4 forwarding).
+#     one per veth transmit and one per forwarded packet.  A third case,
+#     forward, sends the packets through a router (one namespace, two
+#     veth pairs, IPv4 forwarding).
 #     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
@@ -162,31 +163,12 @@ for c in matchall:20000:1 mixed:12000:2; do
 	ip link del "$DEV"
 done
 
-# forward: pktgen on fwa; its peer fwb (198.18.1.2/24) receives, the
-# kernel forwards to 198.18.2.2 out of fwc (198.18.2.1/24), whose peer fwd
-# drops everything at ingress (tc) after counting it.  fwa has no address,
-# so the source 198.18.1.1 is not local.  Per packet: two transmits (fwa,
-# fwc), each with veth's passthru_features_check(), and one ip_forward().
+# forward: the packets go through forward_path (bench/scenarios/lib.sh),
+# the forward scenario's router without its conntrack, nftables chain and
+# fq_codel.  Per packet: two transmits (fwa, fwc), each with veth's
+# passthru_features_check(), and one ip_forward().
 setup_forward() {
-	local d
-	for d in fwa fwc; do
-		[ -e /sys/class/net/$d ] && ip link del $d
-	done
-	ip link add fwa type veth peer name fwb || die "cannot add veth fwa/fwb"
-	ip link add fwc type veth peer name fwd || die "cannot add veth fwc/fwd"
-	for d in fwa fwb fwc fwd; do
-		quiet_dev $d
-		ip link set $d up || die "cannot set $d up"
-	done
-	ip addr add 198.18.1.2/24 dev fwb || die "cannot address fwb"
-	ip addr add 198.18.2.1/24 dev fwc || die "cannot address fwc"
-	dev_mac fwd
-	ip neigh replace 198.18.2.2 lladdr "$MAC" dev fwc nud permanent || die "cannot add the neighbour"
-	echo 1 >/proc/sys/net/ipv4/ip_forward || die "cannot enable IPv4 forwarding"
-	tc qdisc add dev fwd clsact || die "cannot add clsact to fwd"
-	tc filter add dev fwd ingress pref 1 protocol all matchall action drop ||
-		die "cannot add the drop filter on fwd"
-	dev_mac fwb
+	forward_path
 	DEV=fwa
 	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
 }
@@ -218,7 +200,7 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
 	check forward "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip_forward()"
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
-	echo 0 >/proc/sys/net/ipv4/ip_forward
+	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
 	ip link del fwa
 	ip link del fwc
 fi
