@@ -52,7 +52,7 @@ say() {
 	echo "$prog: $*"
 }
 
-ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward"
+ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc"
 rounds=5
 rounds_set=
 scen_arg=

@@ -9,7 +9,8 @@
 # um-patched-mod, um-limit-mod: the scenarios' tc classifiers and actions
 # built as modules, as distributions build them,
 # configs/tc-modular.config, with UML static calls and jump labels, test
-# patches 0005 and 0007), which run the tc scenarios and forward only.
+# patches 0005 and 0007), which run the tc scenarios, forward and qdisc
+# only.
 # The report's second table gives the modular kernels' tax recovered
 # against limit-mod.
 #
@@ -39,7 +40,7 @@ case ${1:-} in
 	;;
 *)
 	kernels+=(um-base-mod um-patched-mod um-limit-mod)
-	tc=@tc-matchall+tc-mixed+forward
+	tc=@tc-matchall+tc-mixed+forward+qdisc
 	extra=(--kernels "base,patched,limit,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
 	;;
 esac

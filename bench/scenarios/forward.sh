@@ -36,16 +36,7 @@ s_setup() {
 	forward_path
 	tc qdisc replace dev fwc root fq_codel ||
 		die "cannot add fq_codel to fwc (CONFIG_NET_SCH_FQ_CODEL?)"
-	nft delete table ip "$TABLE" 2>/dev/null
-	nft -f - <<-NFT || die "cannot load the nftables forward chain"
-	table ip $TABLE {
-		chain counted {
-			type filter hook forward priority 0; policy accept;
-			ct state new,established counter
-		}
-	}
-	NFT
-	add_cleanup "nft delete table ip $TABLE"
+	forward_filter "$TABLE"
 	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
 	# one packet through: conntrack must track the flow
 	pg_run 1

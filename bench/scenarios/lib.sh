@@ -236,6 +236,29 @@ veth_pair() {
 	done
 }
 
+# qdisc_root DEV KIND: DEV's root qdisc, for the qdisc scenario and the
+# census: pfifo_fast, fq_codel, or htb (one class, 1:1, the default, at
+# 100gbit, far above what the guest sends, with an fq_codel leaf, 10:).
+# DEV gets a txqueuelen of 1000 first: a dummy device has none.
+qdisc_root() {
+	local d=$1
+	ip link set "$d" txqueuelen 1000 || die "cannot set the txqueuelen of $d"
+	case $2 in
+	pfifo_fast | fq_codel)
+		tc qdisc replace dev "$d" root handle 1: "$2" ||
+			die "cannot add $2 to $d"
+		;;
+	htb)
+		tc -b - <<-EOF || die "cannot add htb with an fq_codel leaf to $d (CONFIG_NET_SCH_HTB?)"
+		qdisc replace dev $d root handle 1: htb default 1
+		class add dev $d parent 1: classid 1:1 htb rate 100gbit ceil 100gbit quantum 60000
+		qdisc add dev $d parent 1:1 handle 10: fq_codel
+		EOF
+		;;
+	*) die "qdisc_root: unknown kind '$2'" ;;
+	esac
+}
+
 # forward_path: the guest as a router between two veth pairs, for packets
 # sent on fwa to 198.18.2.2: fwa's peer fwb (198.18.1.2/24) receives them,
 # and IPv4 forwarding (on; FWD_ORIG, restored on exit) sends them out of
@@ -258,6 +281,23 @@ forward_path() {
 	tc filter add dev fwd ingress pref 1 protocol all matchall action drop ||
 		die "cannot add the drop filter on fwd"
 	dev_mac fwb
+}
+
+# forward_filter TABLE: what the forward scenario's router adds to
+# forward_path: an nftables table TABLE (removed on exit) with one base
+# chain, "counted", on the forward hook and a counter rule that matches
+# tracked packets, which loads conntrack for the table's family.
+forward_filter() {
+	nft delete table ip "$1" 2>/dev/null
+	nft -f - <<-NFT || die "cannot load the nftables forward chain"
+	table ip $1 {
+		chain counted {
+			type filter hook forward priority 0; policy accept;
+			ct state new,established counter
+		}
+	}
+	NFT
+	add_cleanup "nft delete table ip $1"
 }
 
 # dev_mac DEV: sets MAC

@@ -30,7 +30,7 @@ opt_err() { # opt_err SCENARIO ARGS...: must fail with exactly one stderr line
 		nok "$s $*: one-line error, non-zero" "rc=$rc" "stderr: $err"
 	fi
 }
-for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward; do
+for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc; do
 	opt_err $s -n 0
 	opt_err $s -x
 done
@@ -47,6 +47,8 @@ opt_err nft-set -v btree
 opt_err nft-set -n 100000
 opt_err udp-lookup -v reuseport,bogus
 opt_err forward -n 2
+opt_err qdisc -n 2
+opt_err qdisc -v pfifo_fast,cake
 
 # ---- pg_parse ---------------------------------------------------------------
 r=$(
@@ -126,7 +128,7 @@ mock() {
 results_ok() { # results_ok DESC COUNT: every RESULT line well formed, COUNT of them
 	local d=$1 want=$2 n bad
 	n=$(grep -c '^RESULT ' "$tmp/out")
-	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z0-9-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
+	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z0-9_-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
 	if [ "$n" -eq "$want" ] && [ -z "$bad" ]; then
 		ok "$d"
 	else
@@ -159,6 +161,24 @@ mock egress-bpf -n 1,3 -c 2000
 rc=$?
 [ $rc -eq 0 ] || echo "#   egress-bpf: $(tail -n 2 "$tmp/err")"
 results_ok "mock egress-bpf: n=1 and n=3 (probe, filters, tx counters) (rc=$rc)" 2
+
+# qdisc: the variants whose qdiscs the host kernel has (htb's needs fq_codel)
+qv=
+for k in pfifo_fast fq_codel htb; do
+	need=$k
+	[ $k = htb ] && need="htb fq_codel"
+	if unshare -n sh -c "ip link add q0 type veth peer name q1 && for q in $need; do tc qdisc add dev q1 root \$q || exit; done" 2>/dev/null; then
+		qv+=${qv:+,}$k
+	else
+		skip "mock qdisc -v $k" "the host kernel lacks ${need// / or }"
+	fi
+done
+if [ -n "$qv" ]; then
+	mock qdisc -c 2000 -v "$qv"
+	rc=$?
+	[ $rc -eq 0 ] || echo "#   qdisc: $(tail -n 2 "$tmp/err")"
+	results_ok "mock qdisc -v $qv: each qdisc's sent and drop counters checked (rc=$rc)" "$(echo "${qv//,/ }" | wc -w)"
+fi
 
 # gate A/B with a knob (a plain file standing in for the sysctl)
 echo auto >"$tmp/knob"

@@ -18,9 +18,20 @@
 #    each round also adds a veth pair and deletes it, so that veth_xmit
 #    takes a transmit slot (CONFIG_NET_PATH_DIRECT_CALLS, which the kernel
 #    must have) and gives it back, while the packets go through dummy's;
+#    replaces the root qdisc of a second dummy device that pktgen also
+#    sends on, in turn htb with an fq_codel leaf, fq_codel and pfifo_fast,
+#    unloading sch_htb when it is not in use, so that its enqueue and
+#    dequeue take qdisc slots and give them back under traffic; and adds
+#    and deletes an nftables table whose forward chain matches on
+#    conntrack state, on a router that pktgen's third stream crosses (two
+#    veth pairs, IPv4 forwarding), so that nft_do_chain_ipv4 and
+#    conntrack's hook functions take netfilter hook slots and give them
+#    back under traffic;
 # then every action on the stable path must have counted exactly the
-# packets pktgen sent, no slot may still name an unloaded module or a
-# driver without devices, and the kernel log must hold no splat.
+# packets pktgen sent, the qdisc device must have sent every packet that
+# its qdiscs accepted and the router forwarded every packet, no slot may
+# still name an unloaded module, a driver without devices or a hook
+# function no longer registered, and the kernel log must hold no splat.
 set -u
 
 ROUNDS=20
@@ -115,17 +126,80 @@ for f in tcf_simp_act tcf_mpls_act tcf_gate_act; do
 done
 check "tc_act slots in use after unloading three" "$(used tc_act)" 5
 
-# pktgen: queue_xmit on sdev0, without end, until stopped.
+# The qdisc device: a dummy with a queue, whose root qdisc the churn
+# replaces.
+ip link add sdev2 type dummy || die "cannot create sdev2"
+sysctl -qw net.ipv6.conf.sdev2.disable_ipv6=1 2>/dev/null
+ip link set sdev2 txqueuelen 1000 up || die "cannot set sdev2 up"
+# qdisc_set KIND: sdev2's root qdisc, grafted in place of the last one
+# (which "replace" would only change if it had the same handle and kind)
+qdisc_set() {
+	case $1 in
+	htb)
+		tc qdisc replace dev sdev2 root handle 1: htb default 1 &&
+			tc class add dev sdev2 parent 1: classid 1:1 htb rate 100gbit ceil 100gbit quantum 60000 &&
+			tc qdisc add dev sdev2 parent 1:1 handle 10: fq_codel
+		;;
+	*) tc qdisc replace dev sdev2 root "$1" ;;
+	esac
+}
+qdisc_set htb || die "cannot add htb with an fq_codel leaf to sdev2 (CONFIG_NET_SCH_HTB?)"
+check "htb_enqueue has a qdisc_enqueue slot while htb is in use" \
+	"$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes
+
+# The router: packets sent on veth rta arrive on its peer rtb
+# (198.18.1.2/24) and are forwarded to 198.18.2.2 out of rtc
+# (198.18.2.1/24); rtc's peer rtd counts them and drops them (tc).
+for p in "rta rtb" "rtc rtd"; do
+	# shellcheck disable=SC2086 # two names
+	set -- $p
+	ip link add "$1" type veth peer name "$2" || die "cannot add the veth pair $1/$2"
+	for d in "$1" "$2"; do
+		sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" 2>/dev/null
+		ip link set "$d" up
+	done
+done
+ip addr add 198.18.1.2/24 dev rtb && ip addr add 198.18.2.1/24 dev rtc ||
+	die "cannot address the router"
+ip neigh replace 198.18.2.2 lladdr "$(cat /sys/class/net/rtd/address)" dev rtc nud permanent ||
+	die "cannot add the router's neighbour"
+sysctl -qw net.ipv4.ip_forward=1 || die "cannot enable IPv4 forwarding"
+tc qdisc add dev rtd clsact && tc filter add dev rtd ingress pref 1 protocol all matchall action drop ||
+	die "cannot add the drop filter on rtd"
+nft_table() {
+	nft -f - <<-NFT
+	table ip thunkless_stress {
+		chain counted {
+			type filter hook forward priority 0; policy accept;
+			ct state new,established counter
+		}
+	}
+	NFT
+}
+
+# pktgen: queue_xmit on sdev0, sdev2 and rta, without end, until stopped.
+# One thread sends on all three, in turn: each waits 2 us between its
+# packets (without a delay the thread would only ever send on the device
+# it added last).
 pg() { echo "$2" >"$PG/$1" || die "pktgen: '$2' -> $1 failed"; }
 pg kpktgend_0 rem_device_all
-pg kpktgend_0 "add_device sdev0"
-pg sdev0 "count 0"
-pg sdev0 "pkt_size $PKT"
-pg sdev0 "xmit_mode queue_xmit"
-pg sdev0 "dst 198.18.0.42"
-pg sdev0 "src_min 198.18.0.1"
-pg sdev0 "src_max 198.18.0.1"
-pg sdev0 "dst_mac 90:e2:ba:ff:ff:ff"
+for d in sdev0 sdev2 rta; do
+	pg kpktgend_0 "add_device $d"
+	pg $d "count 0"
+	pg $d "delay 2000"
+	pg $d "pkt_size $PKT"
+	pg $d "xmit_mode queue_xmit"
+	pg $d "src_min 198.18.1.1"
+	pg $d "src_max 198.18.1.1"
+done
+for d in sdev0 sdev2; do
+	pg $d "dst 198.18.0.42"
+	pg $d "dst_mac 90:e2:ba:ff:ff:ff"
+done
+pg rta "dst 198.18.2.2"
+pg rta "dst_mac $(cat /sys/class/net/rtb/address)"
+read -r tx2_0 </sys/class/net/sdev2/statistics/tx_packets
+read -r rx_0 </sys/class/net/rtd/statistics/rx_packets
 echo start >"$PG/pgctrl" &
 pgpid=$!
 
@@ -162,13 +236,43 @@ for r in $(seq "$ROUNDS"); do
 	[ "$r" = 1 ] && check "veth_xmit has a transmit slot while a veth exists" \
 		"$( [ "$(slot_of veth_xmit)" != none ] && echo yes)" yes
 	ip link del stv0
+	case $((r % 3)) in
+	1) q=fq_codel ;;
+	2) q=pfifo_fast ;;
+	0) q=htb ;;
+	esac
+	qdisc_set "$q" || fail "round $r: cannot make $q sdev2's root qdisc"
+	[ $q = fq_codel ] && unload sch_htb
+	[ "$r" = 1 ] && check "htb_enqueue slot once sch_htb is unloaded" "$(slot_of htb_enqueue)" none
+	if ! nft_table; then
+		fail "round $r: cannot add the nftables table"
+		break
+	fi
+	[ "$r" = 1 ] && check "nft_do_chain_ipv4 has a netfilter hook slot while the table exists" \
+		"$( [ "$(slot_of nft_do_chain_ipv4)" != none ] && echo yes)" yes
+	sleep 0.05
+	nft delete table ip thunkless_stress || fail "round $r: cannot delete the nftables table"
 done
 check "pktgen still running through the churn" "$(kill -0 $pgpid 2>/dev/null && echo yes)" yes
 echo stop >"$PG/pgctrl"
 wait $pgpid
-sent=$(awk '/pkts-sofar:/ { for (i = 1; i <= NF; i++) if ($i == "pkts-sofar:") print $(i + 1) }' "$PG/sdev0")
-echo "# pktgen sent $sent packets during $ROUNDS churn rounds"
-[ "${sent:-0}" -gt 0 ] || fail "pktgen sent nothing"
+# pg_stat DEV KEY: pktgen's KEY counter for DEV (pkts-sofar:, errors:),
+# from its "Current:" section
+pg_stat() {
+	awk -v k="$2" '/^Current:/ { cur = 1 } /^Result:/ { cur = 0 }
+		cur { for (i = 1; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$PG/$1"
+}
+sent=$(pg_stat sdev0 pkts-sofar:)
+sent2=$(pg_stat sdev2 pkts-sofar:)
+sent3=$(pg_stat rta pkts-sofar:)
+echo "# pktgen sent $sent packets on sdev0, $sent2 on sdev2 ($(pg_stat sdev2 errors:) refused by its qdisc), $sent3 on rta during $ROUNDS churn rounds"
+[ "${sent:-0}" -gt 0 ] || fail "pktgen sent nothing on sdev0"
+[ "${sent2:-0}" -gt 0 ] || fail "pktgen sent nothing on sdev2"
+[ "${sent3:-0}" -gt 0 ] || fail "pktgen sent nothing on rta"
+read -r tx2_1 </sys/class/net/sdev2/statistics/tx_packets
+read -r rx_1 </sys/class/net/rtd/statistics/rx_packets
+check "sdev2 transmitted every packet its qdiscs accepted" "$((tx2_1 - tx2_0))" "$sent2"
+check "the router forwarded every packet to rtd" "$((rx_1 - rx_0))" "$sent3"
 
 # Every action of the stable filter counted every packet.
 # "action order N: KIND ..." then its " Sent B bytes P pkt ..." line.
@@ -181,14 +285,21 @@ while read -r kind pkts; do
 	check "$kind counted every packet" "$pkts" "$sent"
 done <<<"$counts"
 check "dummy_xmit transmit slot, the packets' path" "$( [ "$(slot_of dummy_xmit)" != none ] && echo yes)" yes
+ip link del rta
+ip link del rtc
 check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
 check "basic_classify slot after the churn" "$( [ "$(slot_of basic_classify)" != none ] && echo kept)" kept
 for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act; do
 	check "$f slot after its last unload" "$(slot_of "$f")" none
 done
+check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none
+case $((ROUNDS % 3)) in
+0) check "htb_enqueue slot, htb in use at the end" "$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes ;;
+*) unload sch_htb 2>/dev/null; check "htb_enqueue slot, sch_htb unloaded" "$(slot_of htb_enqueue)" none ;;
+esac
 
 tc filter del dev sdev0 egress pref 1
-for d in sdev0 sdev1; do ip link del "$d"; done
+for d in sdev0 sdev1 sdev2; do ip link del "$d"; done
 pg kpktgend_0 rem_device_all
 unload cls_basic act_nat act_skbmod act_ctinfo act_connmark act_sample act_vlan act_tunnel_key
 check "tc_act slots in use at the end" "$(used tc_act)" 0

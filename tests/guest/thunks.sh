@@ -8,14 +8,16 @@
 #   thunks.sh [-x] [COUNT]
 #
 # -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
-#     calls): it calls the drivers' ndo_start_xmit through direct-call
+#     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
+#     and dequeue and netfilter's hook functions through direct-call
 #     slots, skips passthru_features_check() and calls ip_forward()
 #     directly from dst_input().  With the gate on, no thunk may be entered
-#     from the transmit call site, nor to reach passthru_features_check()
-#     or ip_forward(); with it off the census must see one per transmit,
-#     one per veth transmit and one per forwarded packet.  A third case,
-#     forward, sends the packets through a router (one namespace, two
-#     veth pairs, IPv4 forwarding).
+#     from the transmit call site or nf_hook_slow(), nor to reach a qdisc's
+#     enqueue or dequeue, passthru_features_check() or ip_forward(); with
+#     it off the census must see them all.  Two more cases: qdisc (htb
+#     with an fq_codel leaf on a dummy device) and forward (a router: one
+#     namespace, two veth pairs, IPv4 forwarding, conntrack and an
+#     nftables chain).
 #     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
@@ -47,6 +49,10 @@ CENSUS=/proc/thunk_census
 TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)\+'
 # the driver's transmit: ndo_start_xmit, from xmit_one() (inlined here)
 XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
+# netfilter's hook functions, called from nf_hook_slow()
+NF_SITES='^nf_hook_slow\+'
+# the qdisc case's enqueue and dequeue functions, wherever they are called
+QDISC_FNS='^(htb|fq_codel)_(enqueue|dequeue)$'
 preflight tc
 [ -w "$CENSUS" ] || die "no $CENSUS: not the thunk census kernel (um-census)"
 [ -w "$GATE_KNOB" ] || die "no $GATE_KNOB: the kernel lacks the series' gate"
@@ -58,7 +64,7 @@ nfail=0
 # and the ones into ip_forward()/ip6_forward(): thunk entries per packet,
 # x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 c site target key
+	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 c site target key fn
 	local -A per
 	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
@@ -83,10 +89,13 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		per[$key]=$((${per[$key]:-0} + c))
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
 		[[ $site =~ $XMIT_SITES ]] && xmit=$((xmit + c))
+		[[ $site =~ $NF_SITES ]] && nf=$((nf + c))
 		case ${target%%+*} in
 		ip_forward | ip6_forward) fwd=$((fwd + c)) ;;
 		passthru_features_check) feat=$((feat + c)) ;;
 		esac
+		fn=${target##*] }	# a call from a module: "[mod] fn+off/len"
+		[[ ${fn%%+*} =~ $QDISC_FNS ]] && qdisc=$((qdisc + c))
 	done <"$CENSUS"
 	echo "# $name: $COUNT packets, $(per_pkt "$total") thunk entries per packet, $(per_pkt "$tc") from tc, $(per_pkt "$xmit") from the driver's transmit"
 	for k in "${!per[@]}"; do
@@ -96,6 +105,8 @@ $LINE2" || die "$name: cannot parse pktgen result"
 	XMIT_PER=$((xmit * 1000 / COUNT))
 	FWD_PER=$((fwd * 1000 / COUNT))
 	FEAT_PER=$((feat * 1000 / COUNT))
+	QDISC_PER=$((qdisc * 1000 / COUNT))
+	NF_PER=$((nf * 1000 / COUNT))
 }
 
 # per_pkt N: N / COUNT with three decimals
@@ -108,7 +119,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -163,12 +174,15 @@ for c in matchall:20000:1 mixed:12000:2; do
 	ip link del "$DEV"
 done
 
-# forward: the packets go through forward_path (bench/scenarios/lib.sh),
-# the forward scenario's router without its conntrack, nftables chain and
+# forward: the packets go through forward_path and forward_filter
+# (bench/scenarios/lib.sh), the forward scenario's router without its
 # fq_codel.  Per packet: two transmits (fwa, fwc), each with veth's
-# passthru_features_check(), and one ip_forward().
+# passthru_features_check(), one ip_forward(), and four netfilter hooks:
+# defrag and conntrack on prerouting, nf_tables' chain on forward,
+# conntrack's confirmation on postrouting.
 setup_forward() {
 	forward_path
+	forward_filter thunkless_census
 	DEV=fwa
 	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
 }
@@ -184,6 +198,28 @@ fwd_census() {
 	check forward "[ $((STAT - rx0)) -ge $COUNT ]" "$1: every packet forwarded to fwd ($((STAT - rx0)) received)"
 }
 
+# qdisc: htb at the root of a dummy device, one class with an fq_codel
+# leaf (qdisc_root, bench/scenarios/lib.sh), as the qdisc scenario's htb
+# variant.  Per packet, gate off: htb_enqueue() from the root
+# (dev_qdisc_enqueue()), fq_codel_enqueue() from htb (qdisc_enqueue()),
+# htb_dequeue() from dequeue_skb() and fq_codel_dequeue() from htb, the
+# dequeues once more for the empty queue that ends each qdisc run.
+if [ $XMIT = 1 ]; then
+	echo "# qdisc: setup"
+	make_dummy "$DEV"
+	qdisc_root "$DEV" htb
+	pg_device "$DEV" queue_xmit "$DST_MAC" 198.18.0.2 198.18.0.1 9
+	gate_set off
+	census "qdisc [gate off]"
+	check qdisc "[ \$QDISC_PER -ge 4950 ] && [ \$QDISC_PER -le 5050 ]" \
+		"gate off: the census sees the qdiscs' enqueue and dequeue (5 per packet)"
+	gate_set on
+	census "qdisc [gate on]"
+	check qdisc "[ \$QDISC_PER -lt 10 ]" \
+		"gate on: no thunk entered to reach htb's or fq_codel's enqueue or dequeue"
+	ip link del "$DEV"
+fi
+
 if [ $XMIT = 1 ]; then
 	echo "# forward: setup"
 	setup_forward
@@ -195,19 +231,23 @@ if [ $XMIT = 1 ]; then
 		"gate off: the census sees dst_input()'s call to ip_forward() (1 per packet)"
 	check forward "[ \$FEAT_PER -ge 1980 ] && [ \$FEAT_PER -le 2020 ]" \
 		"gate off: the census sees veth's passthru_features_check() (2 per packet)"
+	check forward "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
+		"gate off: the census sees the netfilter hooks (4 per packet)"
 	gate_set on
 	fwd_census "forward [gate on]"
 	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
 	check forward "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip_forward()"
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
+	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
 	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
+	nft delete table ip thunkless_census
 	ip link del fwa
 	ip link del fwc
 fi
 [ $nfail -eq 0 ] || die "$nfail census checks failed"
 
 if [ $XMIT = 1 ]; then
-	echo "thunks: tc, the drivers' transmit and forwarding enter no retpoline thunk with the gate on"
+	echo "thunks: tc, the drivers' transmit, the qdiscs, netfilter's hooks and forwarding enter no retpoline thunk with the gate on"
 else
 	echo "thunks: tc enters no retpoline thunk with the gate on"
 fi
