@@ -44,6 +44,11 @@ while getopts "r:s:" o; do
 	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "slots-stress: bad -r '$ROUNDS'" >&2; exit 2; }
+HERE=$(cd "$(dirname "$0")" && pwd)
+# the scenarios' router (forward_path, forward_filter) and qdisc tree
+# (qdisc_root); this script's own die below replaces the library's
+# shellcheck source=../../bench/scenarios/lib.sh
+. "$HERE/../../bench/scenarios/lib.sh"
 
 SLOTS=/sys/kernel/debug/net_direct_calls
 PG=/proc/net/pktgen
@@ -131,59 +136,32 @@ check "tc_act slots in use after unloading three" "$(used tc_act)" 5
 ip link add sdev2 type dummy || die "cannot create sdev2"
 sysctl -qw net.ipv6.conf.sdev2.disable_ipv6=1 2>/dev/null
 ip link set sdev2 txqueuelen 1000 up || die "cannot set sdev2 up"
-# qdisc_set KIND: sdev2's root qdisc, grafted in place of the last one
-# (which "replace" would only change if it had the same handle and kind)
+# qdisc_set KIND: sdev2's root qdisc, grafted in place of the last one:
+# htb as the qdisc scenario has it (qdisc_root, handle 1:), the others
+# without a handle ("replace" would only change a root that had the same
+# handle and kind).  In a subshell: qdisc_root dies on failure.
 qdisc_set() {
 	case $1 in
-	htb)
-		tc qdisc replace dev sdev2 root handle 1: htb default 1 &&
-			tc class add dev sdev2 parent 1: classid 1:1 htb rate 100gbit ceil 100gbit quantum 60000 &&
-			tc qdisc add dev sdev2 parent 1:1 handle 10: fq_codel
-		;;
+	htb) (qdisc_root sdev2 htb) ;;
 	*) tc qdisc replace dev sdev2 root "$1" ;;
 	esac
 }
-qdisc_set htb || die "cannot add htb with an fq_codel leaf to sdev2 (CONFIG_NET_SCH_HTB?)"
+qdisc_set htb || die "cannot add htb with an fq_codel leaf to sdev2"
 check "htb_enqueue has a qdisc_enqueue slot while htb is in use" \
 	"$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes
 
-# The router: packets sent on veth rta arrive on its peer rtb
-# (198.18.1.2/24) and are forwarded to 198.18.2.2 out of rtc
-# (198.18.2.1/24); rtc's peer rtd counts them and drops them (tc).
-for p in "rta rtb" "rtc rtd"; do
-	# shellcheck disable=SC2086 # two names
-	set -- $p
-	ip link add "$1" type veth peer name "$2" || die "cannot add the veth pair $1/$2"
-	for d in "$1" "$2"; do
-		sysctl -qw "net.ipv6.conf.$d.disable_ipv6=1" 2>/dev/null
-		ip link set "$d" up
-	done
-done
-ip addr add 198.18.1.2/24 dev rtb && ip addr add 198.18.2.1/24 dev rtc ||
-	die "cannot address the router"
-ip neigh replace 198.18.2.2 lladdr "$(cat /sys/class/net/rtd/address)" dev rtc nud permanent ||
-	die "cannot add the router's neighbour"
-sysctl -qw net.ipv4.ip_forward=1 || die "cannot enable IPv4 forwarding"
-tc qdisc add dev rtd clsact && tc filter add dev rtd ingress pref 1 protocol all matchall action drop ||
-	die "cannot add the drop filter on rtd"
-nft_table() {
-	nft -f - <<-NFT
-	table ip thunkless_stress {
-		chain counted {
-			type filter hook forward priority 0; policy accept;
-			ct state new,established counter
-		}
-	}
-	NFT
-}
+# The router, the forward scenario's (forward_path): packets sent on
+# veth fwa arrive on its peer fwb and are forwarded to 198.18.2.2 out of
+# fwc, whose peer fwd counts them and drops them (tc).  Sets MAC to fwb's.
+forward_path
 
-# pktgen: queue_xmit on sdev0, sdev2 and rta, without end, until stopped.
+# pktgen: queue_xmit on sdev0, sdev2 and fwa, without end, until stopped.
 # One thread sends on all three, in turn: each waits 2 us between its
 # packets (without a delay the thread would only ever send on the device
 # it added last).
 pg() { echo "$2" >"$PG/$1" || die "pktgen: '$2' -> $1 failed"; }
 pg kpktgend_0 rem_device_all
-for d in sdev0 sdev2 rta; do
+for d in sdev0 sdev2 fwa; do
 	pg kpktgend_0 "add_device $d"
 	pg $d "count 0"
 	pg $d "delay 2000"
@@ -196,10 +174,10 @@ for d in sdev0 sdev2; do
 	pg $d "dst 198.18.0.42"
 	pg $d "dst_mac 90:e2:ba:ff:ff:ff"
 done
-pg rta "dst 198.18.2.2"
-pg rta "dst_mac $(cat /sys/class/net/rtb/address)"
+pg fwa "dst 198.18.2.2"
+pg fwa "dst_mac $MAC"
 read -r tx2_0 </sys/class/net/sdev2/statistics/tx_packets
-read -r rx_0 </sys/class/net/rtd/statistics/rx_packets
+read -r rx_0 </sys/class/net/fwd/statistics/rx_packets
 echo start >"$PG/pgctrl" &
 pgpid=$!
 
@@ -244,7 +222,8 @@ for r in $(seq "$ROUNDS"); do
 	qdisc_set "$q" || fail "round $r: cannot make $q sdev2's root qdisc"
 	[ $q = fq_codel ] && unload sch_htb
 	[ "$r" = 1 ] && check "htb_enqueue slot once sch_htb is unloaded" "$(slot_of htb_enqueue)" none
-	if ! nft_table; then
+	# the forward scenario's table (forward_filter), which dies on failure
+	if ! (forward_filter thunkless_stress); then
 		fail "round $r: cannot add the nftables table"
 		break
 	fi
@@ -264,15 +243,15 @@ pg_stat() {
 }
 sent=$(pg_stat sdev0 pkts-sofar:)
 sent2=$(pg_stat sdev2 pkts-sofar:)
-sent3=$(pg_stat rta pkts-sofar:)
-echo "# pktgen sent $sent packets on sdev0, $sent2 on sdev2 ($(pg_stat sdev2 errors:) refused by its qdisc), $sent3 on rta during $ROUNDS churn rounds"
+sent3=$(pg_stat fwa pkts-sofar:)
+echo "# pktgen sent $sent packets on sdev0, $sent2 on sdev2 ($(pg_stat sdev2 errors:) refused by its qdisc), $sent3 on fwa during $ROUNDS churn rounds"
 [ "${sent:-0}" -gt 0 ] || fail "pktgen sent nothing on sdev0"
 [ "${sent2:-0}" -gt 0 ] || fail "pktgen sent nothing on sdev2"
-[ "${sent3:-0}" -gt 0 ] || fail "pktgen sent nothing on rta"
+[ "${sent3:-0}" -gt 0 ] || fail "pktgen sent nothing on fwa"
 read -r tx2_1 </sys/class/net/sdev2/statistics/tx_packets
-read -r rx_1 </sys/class/net/rtd/statistics/rx_packets
+read -r rx_1 </sys/class/net/fwd/statistics/rx_packets
 check "sdev2 transmitted every packet its qdiscs accepted" "$((tx2_1 - tx2_0))" "$sent2"
-check "the router forwarded every packet to rtd" "$((rx_1 - rx_0))" "$sent3"
+check "the router forwarded every packet to fwd" "$((rx_1 - rx_0))" "$sent3"
 
 # Every action of the stable filter counted every packet.
 # "action order N: KIND ..." then its " Sent B bytes P pkt ..." line.
@@ -285,8 +264,8 @@ while read -r kind pkts; do
 	check "$kind counted every packet" "$pkts" "$sent"
 done <<<"$counts"
 check "dummy_xmit transmit slot, the packets' path" "$( [ "$(slot_of dummy_xmit)" != none ] && echo yes)" yes
-ip link del rta
-ip link del rtc
+ip link del fwa
+ip link del fwc
 check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
 check "basic_classify slot after the churn" "$( [ "$(slot_of basic_classify)" != none ] && echo kept)" kept
 for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act; do
