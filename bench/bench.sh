@@ -21,7 +21,8 @@
 #                 patched-X kernels (default on,off; the order alternates
 #                 between rounds)
 #   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100,
-#                 nft-set hash and pipapo, udp-lookup reuseport and connected6
+#                 nft-set hash and pipapo, udp-lookup reuseport and connected6,
+#                 tc-cls flower and basic, tc-act mirred and police
 #   --keep-going  go on with the next boot when a boot fails twice
 #   --timeout     hard limit for one boot (default 900 s)
 #   --idle-timeout  the runner kills a boot whose console is silent this
@@ -52,7 +53,7 @@ say() {
 	echo "$prog: $*"
 }
 
-ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc"
+ALL_SCENARIOS="tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc tc-cls tc-act"
 rounds=5
 rounds_set=
 scen_arg=
@@ -133,6 +134,8 @@ if [ -z "$scen_arg" ]; then
 			tc-matchall) s=tc-matchall:1:100 ;;
 			nft-set) s=nft-set/hash+pipapo ;;
 			udp-lookup) s=udp-lookup/reuseport+connected6 ;;
+			tc-cls) s=tc-cls/flower+basic ;;
+			tc-act) s=tc-act/mirred+police ;;
 			esac
 		fi
 		specs+=("$s")

@@ -10,7 +10,8 @@
 # built as modules, as distributions build them,
 # configs/tc-modular.config, with UML static calls and jump labels, test
 # patches 0005 and 0007), which run the tc scenarios, forward and qdisc
-# only.
+# only, and alone the per-kind ones (tc-cls, tc-act: each classifier and
+# action kind alone, as Debian builds them, as modules).
 # The report's second table gives the modular kernels' tax recovered
 # against limit-mod.
 #
@@ -40,8 +41,9 @@ case ${1:-} in
 	;;
 *)
 	kernels+=(um-base-mod um-patched-mod um-limit-mod)
-	tc=@tc-matchall+tc-mixed+forward+qdisc
-	extra=(--kernels "base,patched,limit,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
+	bi=@tc-matchall+tc-mixed+nft-set+udp-lookup+egress-bpf+forward+qdisc
+	tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
+	extra=(--kernels "base$bi,patched$bi,limit$bi,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
 	;;
 esac
 "$TOP/scripts/deps.sh" build bench uml

@@ -326,6 +326,12 @@ census_guest() (
 # packet, with the gate on (tests/guest/thunks.sh).
 check_thunks() { census_guest thunks.sh -x; }
 
+# Per kind (tests/guest/thunks.sh -k): each classifier and each action of
+# the tc-cls and tc-act scenarios alone: none from tc's call sites with the
+# gate on, and none from the calls the series made direct inside a kind
+# (flower's hash, the ematches' match, mirred's transmit).
+check_thunks_kinds() { census_guest thunks.sh -k; }
+
 # The modules' slots on the census kernel: cls_matchall and act_gact are
 # modules, sit in tc's slots, and 10 filters enter no thunk from tc's call
 # sites with the gate on.

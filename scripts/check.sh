@@ -104,6 +104,7 @@ run build-um-census-mod "$TOP/scripts/build.sh" um-census-mod
 run audit-um-census-mod check_audit build-um-census-mod "$BUILD/out/um-census-mod/vmlinux"
 run boot-uml check_boot uml
 run thunks-uml check_thunks
+run thunks-kinds-uml check_thunks_kinds
 run slots-uml check_slots_uml
 run harness-guest-uml check_guest_harness uml
 

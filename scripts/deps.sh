@@ -8,9 +8,9 @@ set -euo pipefail
 pkgs_build="make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio dwarves kmod
 xz-utils ccache git perl python3 rsync"
 pkgs_qemu="qemu-system-x86 iproute2 nftables ethtool procps iputils-ping python3
-socat netcat-openbsd libcap2-bin iptables"
+socat netcat-openbsd libcap2-bin iptables netsniff-ng jq"
 pkgs_uml="iproute2 nftables ethtool procps iputils-ping python3
-socat netcat-openbsd libcap2-bin iptables"
+socat netcat-openbsd libcap2-bin iptables netsniff-ng jq"
 pkgs_check="sparse codespell python3-ply python3-git"
 pkgs_bench="gnuplot-nox"
 

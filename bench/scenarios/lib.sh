@@ -300,6 +300,27 @@ forward_filter() {
 	add_cleanup "nft delete table ip $1"
 }
 
+# mod_unload MODULE: unload MODULE if it is a loaded module that nothing
+# uses (a kind a scenario measured), so that the tc direct-call slot it
+# took at load time is free for the next kind; a built-in kind, or one
+# still in use, stays.
+# Filters and actions drop their module references after an RCU grace
+# period: wait up to two seconds for that.
+mod_unload() {
+	local rc i
+	command -v rmmod >/dev/null || return 0
+	for ((i = 0; i < 20; i++)); do
+		[ -r "/sys/module/$1/refcnt" ] || return 0
+		read -r rc <"/sys/module/$1/refcnt" || return 0
+		if [ "$rc" = 0 ]; then
+			rmmod "$1" 2>/dev/null && return 0
+		fi
+		sleep 0.1
+	done
+	warn "$1 is still in use: not unloaded, its slot stays taken"
+	return 0
+}
+
 # dev_mac DEV: sets MAC
 dev_mac() {
 	read -r MAC <"/sys/class/net/$1/address" || die "no MAC for $1"
@@ -602,8 +623,12 @@ tc_dump() {
 			done
 			;;
 		action)
-			# "action order N: KIND ..."
-			[ "${w[1]}" = order ] && kind=${w[3]} idx=''
+			# "action order N: KIND ..."; police prints its index
+			# there ("police 0x1 rate ..."), not on an "index" line
+			if [ "${w[1]}" = order ]; then
+				kind=${w[3]} idx=''
+				[[ $kind == police && ${w[4]:-} =~ ^0x[0-9a-f]+$ ]] && idx=$((w[4]))
+			fi
 			;;
 		index)
 			idx=${w[1]}
@@ -692,6 +717,9 @@ progress() {
 # teardown.
 run_scenario() {
 	local n v g before after warm_pkts warm_errors
+	# tests/guest/thunks.sh -k sources a scenario for its s_setup and
+	# s_teardown, and measures on its own
+	[ -z "${SCEN_DEFINE_ONLY:-}" ] || return 0
 	gate_init
 	for n in ${N_LIST//,/ }; do
 		n=$((10#$n))

@@ -111,7 +111,7 @@ fi
 : >"$FAKE_LOG"
 "$B" --quick --rounds 1 --kernels "$K" --out "$tmp/rq" --no-report >/dev/null 2>&1
 got=$(sed -n 1p "$FAKE_LOG" | grep -o 'tc-matchall.*')
-want="tc-matchall:1:100 tc-mixed nft-set/hash+pipapo udp-lookup/reuseport+connected6 egress-bpf forward qdisc"
+want="tc-matchall:1:100 tc-mixed nft-set/hash+pipapo udp-lookup/reuseport+connected6 egress-bpf forward qdisc tc-cls/flower+basic tc-act/mirred+police"
 if [ "$got" = "$want" ]; then ok "--quick scenario set: $got"; else nok "--quick scenario set" "got:  $got" "want: $want"; fi
 
 # ---- a guest panic ----------------------------------------------------------

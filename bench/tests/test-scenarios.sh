@@ -30,7 +30,7 @@ opt_err() { # opt_err SCENARIO ARGS...: must fail with exactly one stderr line
 		nok "$s $*: one-line error, non-zero" "rc=$rc" "stderr: $err"
 	fi
 }
-for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc; do
+for s in tc-matchall tc-mixed nft-set udp-lookup egress-bpf forward qdisc tc-cls tc-act; do
 	opt_err $s -n 0
 	opt_err $s -x
 done
@@ -49,6 +49,10 @@ opt_err udp-lookup -v reuseport,bogus
 opt_err forward -n 2
 opt_err qdisc -n 2
 opt_err qdisc -v pfifo_fast,cake
+opt_err tc-cls -v bpf
+opt_err tc-cls -n 1001
+opt_err tc-act -v flower
+opt_err tc-act -n 32
 
 # ---- pg_parse ---------------------------------------------------------------
 r=$(

@@ -13,8 +13,10 @@
 # 2. reuse: unloading a module frees its slot, and the next module to load
 #    gets that slot (the lowest free one);
 # 3. churn: ROUNDS times, a filter using other modules (cls_flow/cls_route
-#    and act_mpls/act_gate) is added in the packets' path, then deleted and
-#    its modules unloaded, while pktgen sends without pause;
+#    and act_mpls/act_gate) and a basic filter with an ematch in a module
+#    (em_meta/em_u32: its match function takes an ematch slot) are
+#    added in the packets' path, then deleted and their modules unloaded,
+#    while pktgen sends without pause;
 #    each round also adds a veth pair and deletes it, so that veth_xmit
 #    takes a transmit slot (CONFIG_NET_PATH_DIRECT_CALLS, which the kernel
 #    must have) and gives it back, while the packets go through dummy's;
@@ -186,14 +188,17 @@ s_first=
 for r in $(seq "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then
 		spec="handle 1 flow map key dst and 0xff baseclass ffff:1 action mpls push label 20 pipe action mpls pop protocol ipv4 pipe action gact continue"
-		mods="cls_flow act_mpls"
+		espec="basic match 'meta(priority eq 0)'"
+		mods="cls_flow act_mpls em_meta"
 	else
 		spec="route to 7 action gate clockid CLOCK_TAI sched-entry open 1000000000 -1 -1 action gact continue"
-		mods="cls_route act_gate"
+		espec="basic match 'u32(u8 0x11 0xff at 9)'"
+		mods="cls_route act_gate em_u32"
 	fi
 	echo "# churn round $r: $mods"
 	# shellcheck disable=SC2086 # the filter spec is a word list
-	if ! tc filter add dev sdev0 egress pref 50 protocol all $spec; then
+	if ! tc filter add dev sdev0 egress pref 50 protocol all $spec ||
+		! eval "tc filter add dev sdev0 egress pref 51 protocol ip $espec action gact continue"; then
 		fail "round $r: cannot add '$spec'"
 		# shellcheck disable=SC2086
 		unload $mods
@@ -203,8 +208,13 @@ for r in $(seq "$ROUNDS"); do
 		s_first=$(slot_of tcf_mpls_act)
 		check "act_mpls, loaded first after the unload, takes the lowest freed slot" "$s_first" "$s_simple"
 	fi
+	if [ "$r" = 1 ]; then
+		check "em_meta's match function has an ematch slot while in use" \
+			"$( [ "$(slot_of em_meta_match)" != none ] && echo yes)" yes
+	fi
 	sleep 0.05
 	tc filter del dev sdev0 egress pref 50
+	tc filter del dev sdev0 egress pref 51
 	# shellcheck disable=SC2086
 	unload $mods
 	if ! ip link add stv0 type veth peer name stv1; then
@@ -268,7 +278,7 @@ ip link del fwa
 ip link del fwc
 check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
 check "basic_classify slot after the churn" "$( [ "$(slot_of basic_classify)" != none ] && echo kept)" kept
-for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act; do
+for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act em_meta_match em_u32_match; do
 	check "$f slot after its last unload" "$(slot_of "$f")" none
 done
 check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none

@@ -5,16 +5,29 @@
 # pays on the tc egress path, by call site, with the direct calls gate
 # off and on.
 #
-#   thunks.sh [-x] [COUNT]
+#   thunks.sh [-x | -k] [COUNT]
 #
+# -k: per kind, instead of the cases below: each variant of the tc-cls and
+#     tc-act scenarios (one classifier kind, or one action kind behind a
+#     matchall; N=10), set up by the scenario's own s_setup.  With the gate
+#     off the census must see tc's call sites once per filter and once per
+#     action; with it on, no thunk may be entered from them, nor from a
+#     call site that the series made direct inside a kind (KIND_GONE
+#     below).  Each case prints its table, with the gate on the thunks the
+#     kind still takes.  On a kernel without the gate (um-census-base-mod)
+#     it prints the tables (the base census) and checks only that the
+#     census sees the calls that KIND_GONE names.
 # -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
 #     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
 #     and dequeue and netfilter's hook functions through direct-call
 #     slots, skips passthru_features_check() and calls ip_forward()
-#     directly from dst_input().  With the gate on, no thunk may be entered
-#     from the transmit call site or nf_hook_slow(), nor to reach a qdisc's
-#     enqueue or dequeue, passthru_features_check() or ip_forward(); with
-#     it off the census must see them all.  Two more cases: qdisc (htb
+#     directly from dst_input() and process_backlog() from __napi_poll().
+#     With the gate on, no thunk may be entered from the transmit call
+#     site or nf_hook_slow(), nor to reach a qdisc's enqueue or dequeue,
+#     passthru_features_check(), ip_forward() or process_backlog(); with
+#     it off the census must see them all.  Clock reads (ktime_get():
+#     the clocksource's read, direct with retpolines whatever the gate
+#     says) must enter none either way.  Two more cases: qdisc (htb
 #     with an fq_codel leaf on a dummy device) and forward (a router: one
 #     namespace, two veth pairs, IPv4 forwarding, conntrack and an
 #     nftables chain).
@@ -29,11 +42,15 @@
 # fails if, with the gate on, any thunk is entered from tc's classify or
 # act call sites, or if, with the gate off, the census does not see them.
 set -u
-XMIT=0
-if [ "${1:-}" = -x ]; then
-	XMIT=1
+XMIT=0 KINDS=0
+while [ $# -gt 0 ]; do
+	case $1 in
+	-x) XMIT=1 ;;
+	-k) KINDS=1 ;;
+	*) break ;;
+	esac
 	shift
-fi
+done
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
@@ -51,37 +68,45 @@ TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)\+'
 XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
 # netfilter's hook functions, called from nf_hook_slow()
 NF_SITES='^nf_hook_slow\+'
+# the clock reads (ktime_get() and friends: the clocksource's read)
+CLOCK_SITES='^ktime_get[a-z_]*\+'
 # the qdisc case's enqueue and dequeue functions, wherever they are called
 QDISC_FNS='^(htb|fq_codel)_(enqueue|dequeue)$'
 preflight tc
 [ -w "$CENSUS" ] || die "no $CENSUS: not the thunk census kernel (um-census)"
-[ -w "$GATE_KNOB" ] || die "no $GATE_KNOB: the kernel lacks the series' gate"
+if [ $KINDS = 1 ]; then
+	[ -w "$GATE_KNOB" ] || echo "# no $GATE_KNOB: a kernel without the series; census only, no checks"
+else
+	[ -w "$GATE_KNOB" ] || die "no $GATE_KNOB: the kernel lacks the series' gate"
+fi
 DST_MAC=02:00:00:00:00:02
 nfail=0
+# thunks that the series removed inside a kind ("SITE -> TARGET" regex)
+GONE=
 
 # census NAME: send COUNT packets on $DEV with the census on; sets
 # TC_PER, XMIT_PER and FWD_PER (tc's call sites', the transmit call site's
 # and the ones into ip_forward()/ip6_forward(): thunk entries per packet,
 # x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 c site target key fn
+	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 gone=0 clock=0 backlog=0 c site target key fn
 	local -A per
 	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
-	pg_set "$DEV" "count $COUNT"
-	dev_stat "$DEV" tx_packets
+	pg_set "${PG_DEV:-$DEV}" "count $COUNT"
+	dev_stat "${PG_DEV:-$DEV}" tx_packets
 	tx0=$STAT
 	echo reset >"$CENSUS"
 	echo start >"$PG_DIR/pgctrl"	# a builtin: no fork inside the count
 	echo stop >"$CENSUS"
-	dev_stat "$DEV" tx_packets
+	dev_stat "${PG_DEV:-$DEV}" tx_packets
 	tx1=$STAT
-	file_has "$PG_DIR/$DEV" "Result:" || die "$name: no pktgen result"
+	file_has "$PG_DIR/${PG_DEV:-$DEV}" "Result:" || die "$name: no pktgen result"
 	pg_parse "$LINE
 $LINE2" || die "$name: cannot parse pktgen result"
 	expect_eq "$name: packets sent" "$PG_PKTS" "$COUNT"
 	expect_eq "$name: pktgen errors" "$PG_ERRORS" 0
-	expect_eq "$name: $DEV tx_packets delta" $((tx1 - tx0)) "$COUNT"
+	expect_eq "$name: ${PG_DEV:-$DEV} tx_packets delta" $((tx1 - tx0)) "$COUNT"
 	while read -r c site target; do
 		case $c in '#'*) echo "# $name: census $site $target"; continue ;; esac
 		total=$((total + c))
@@ -90,9 +115,12 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
 		[[ $site =~ $XMIT_SITES ]] && xmit=$((xmit + c))
 		[[ $site =~ $NF_SITES ]] && nf=$((nf + c))
+		[[ $site =~ $CLOCK_SITES ]] && clock=$((clock + c))
+		[ -n "$GONE" ] && [[ "$site -> $target" =~ $GONE ]] && gone=$((gone + c))
 		case ${target%%+*} in
 		ip_forward | ip6_forward) fwd=$((fwd + c)) ;;
 		passthru_features_check) feat=$((feat + c)) ;;
+		process_backlog) backlog=$((backlog + c)) ;;
 		esac
 		fn=${target##*] }	# a call from a module: "[mod] fn+off/len"
 		[[ ${fn%%+*} =~ $QDISC_FNS ]] && qdisc=$((qdisc + c))
@@ -101,12 +129,17 @@ $LINE2" || die "$name: cannot parse pktgen result"
 	for k in "${!per[@]}"; do
 		[ $((per[$k] * 100)) -ge "$COUNT" ] && echo "#   $(per_pkt "${per[$k]}")  $k"
 	done | sort -r
+	TOTAL_PER=$((total * 1000 / COUNT))
+	# shellcheck disable=SC2034 # read by check's conditions
+	GONE_PER=$((gone * 1000 / COUNT))
 	TC_PER=$((tc * 1000 / COUNT))
 	XMIT_PER=$((xmit * 1000 / COUNT))
 	FWD_PER=$((fwd * 1000 / COUNT))
 	FEAT_PER=$((feat * 1000 / COUNT))
 	QDISC_PER=$((qdisc * 1000 / COUNT))
 	NF_PER=$((nf * 1000 / COUNT))
+	CLOCK_PER=$((clock * 1000 / COUNT))
+	BACKLOG_PER=$((backlog * 1000 / COUNT))
 }
 
 # per_pkt N: N / COUNT with three decimals
@@ -119,7 +152,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -150,6 +183,101 @@ setup_mixed() {
 	EOF
 	pg_device "$DEV" queue_xmit "$DST_MAC" 198.18.0.2 198.18.0.1 9
 }
+
+# ---- -k: per kind ----------------------------------------------------------
+KIND_N=10
+# KIND_GONE[kind]: "SITE -> TARGET" regex of the thunks that the series
+# removed inside the kind, KIND_GONE_N[kind] of them per packet without it;
+# with the gate on none may be entered.  Where KIND_GATED[kind] is 1 the
+# gate brings them back (the census must see them with it off); otherwise
+# the call is direct whatever the gate says.
+declare -A KIND_GONE=(
+	[flower]='-> (\[[a-z0-9_]+\] )?rhashtable_jhash2?\+'	# rht_key_get_hash()
+	[basic]='^__tcf_em_tree_match\+'			# the ematch's match()
+	[mirred]='-> (\[[a-z0-9_]+\] )?dev_queue_xmit\+'	# tcf_dev_queue_xmit()
+	[police]='^ktime_get[a-z_]*\+'				# the clocksource's read
+	[route]='-> (\[[a-z0-9_]+\] )?process_backlog\+'	# __napi_poll(), veth's rx
+)
+declare -A KIND_GONE_N=([flower]=$KIND_N [basic]=$KIND_N [mirred]=$KIND_N [police]=$KIND_N [route]=1)
+declare -A KIND_GATED=([basic]=1 [route]=1)
+
+# kind_calls SCENARIO VARIANT: sets CALLS, tc's indirect calls per packet
+# (x1000) with the gate off: one per classifier run and one per action run
+kind_calls() {
+	case $1/$2 in
+	tc-cls/fw) CALLS=$(((2 * KIND_N + 2) * 1000)) ;;	# + matchall, skbedit
+	tc-cls/cgroup) CALLS=$(((KIND_N + 2) * 1000)) ;;	# misses, + matchall, gact
+	tc-cls/route) CALLS=$(((2 * KIND_N + 2) * 1000)) ;;	# + fwd's matchall, drop
+	tc-cls/*) CALLS=$((2 * KIND_N * 1000)) ;;
+	tc-act/*) CALLS=$(((KIND_N + 2) * 1000)) ;;	# matchall, N actions, gact
+	esac
+}
+
+# kind_case SCENARIO VARIANT: in a subshell (the scenario's lib.sh and its
+# cleanups stay there); its exit status is the number of failed checks.
+kind_case() (
+	local scen=$1 v=$2 name="$1/$2"
+	# shellcheck disable=SC2030,SC2034 # this subshell's own; read by lib.sh
+	nfail=0 SCEN_DEFINE_ONLY=1
+	local count=$COUNT
+	# shellcheck source=/dev/null
+	. "$TOP/bench/scenarios/$scen.sh" -n "$KIND_N" -v "$v"
+	# lib.sh, sourced again, reset the scenario knobs
+	# shellcheck disable=SC2030 # this subshell's own
+	COUNT=$count PG_TIMEOUT=120
+	echo "# $name: setup"
+	s_setup "$v" "$KIND_N"
+	[ "$v" = route ] && PG_DEV=fwa
+	GONE=${KIND_GONE[$v]:-}
+	kind_calls "$scen" "$v"
+	if [ -w "$GATE_KNOB" ]; then
+		gate_set off
+		census "$name [gate off]"
+		check "$name" "[ \$TC_PER -ge $((CALLS * 99 / 100)) ] && [ \$TC_PER -le $((CALLS * 101 / 100)) ]" \
+			"gate off: the census sees tc's indirect calls ($((CALLS / 1000)) per packet)"
+		if [ -n "$GONE" ] && [ -n "${KIND_GATED[$v]:-}" ]; then
+			check "$name" "[ \$GONE_PER -ge $((KIND_GONE_N[$v] * 990)) ]" \
+				"gate off: the census sees the kind's own indirect calls that the gate removes (${KIND_GONE_N[$v]} per packet)"
+		elif [ -n "$GONE" ]; then
+			check "$name" "[ \$GONE_PER -lt 10 ]" \
+				"gate off: no thunk entered from the kind's own call sites that the series made direct for good"
+		fi
+		gate_set on
+		census "$name [gate on]"
+		check "$name" "[ \$TC_PER -lt 10 ]" "gate on: no thunk entered from tc's call sites"
+		[ -n "$GONE" ] && check "$name" "[ \$GONE_PER -lt 10 ]" \
+			"gate on: no thunk entered from the kind's own call sites that the series made direct"
+		echo "# $name: gate on: $(per_pkt "$((TOTAL_PER * COUNT / 1000))") thunk entries per packet left"
+	else
+		census "$name [no gate]"
+		echo "# $name: base: $(per_pkt "$((TOTAL_PER * COUNT / 1000))") thunk entries per packet"
+		# the regex must see what the series removes
+		[ -n "$GONE" ] && check "$name" "[ \$GONE_PER -ge $((KIND_GONE_N[$v] * 990)) ]" \
+			"base: the census sees the kind's own indirect calls that the series removes (${KIND_GONE_N[$v]} per packet)"
+	fi
+	s_teardown "$v" "$KIND_N"
+	exit "$nfail"
+)
+
+if [ $KINDS = 1 ]; then
+	for c in tc-cls/matchall tc-cls/u32 tc-cls/flower tc-cls/basic tc-cls/fw \
+		tc-cls/flow tc-cls/route tc-cls/cgroup tc-act/mirred tc-act/pedit \
+		tc-act/skbedit tc-act/police tc-act/csum tc-act/vlan \
+		tc-act/tunnel_key tc-act/ct; do
+		kind_case "${c%/*}" "${c#*/}"
+		rc=$?
+		[ $rc -lt 100 ] || die "$c: the case failed to run"
+		# shellcheck disable=SC2031 # the parent's, not kind_case's
+		nfail=$((nfail + rc))
+	done
+	[ $nfail -eq 0 ] || die "$nfail census checks failed"
+	if [ -w "$GATE_KNOB" ]; then
+		echo "thunks: every tc classifier and action kind reaches tc's call sites with no retpoline thunk with the gate on"
+	else
+		echo "thunks: base census of every tc classifier and action kind done (no gate: only KIND_GONE's calls checked)"
+	fi
+	exit 0
+fi
 
 # thunk entries from tc per packet, gate off: one per filter run and one
 # per action run (x1000); transmits per packet: the device's, and in the
@@ -195,6 +323,7 @@ fwd_census() {
 	census "$1"
 	dev_stat fwd rx_packets
 	# pg_run's warm-up packets arrive too
+	# shellcheck disable=SC2031 # not kind_case's
 	check forward "[ $((STAT - rx0)) -ge $COUNT ]" "$1: every packet forwarded to fwd ($((STAT - rx0)) received)"
 }
 
@@ -213,10 +342,14 @@ if [ $XMIT = 1 ]; then
 	census "qdisc [gate off]"
 	check qdisc "[ \$QDISC_PER -ge 4950 ] && [ \$QDISC_PER -le 5050 ]" \
 		"gate off: the census sees the qdiscs' enqueue and dequeue (5 per packet)"
+	check qdisc "[ \$CLOCK_PER -lt 10 ]" \
+		"gate off: no thunk entered to read the clock (not gated: a direct call)"
 	gate_set on
 	census "qdisc [gate on]"
 	check qdisc "[ \$QDISC_PER -lt 10 ]" \
 		"gate on: no thunk entered to reach htb's or fq_codel's enqueue or dequeue"
+	check qdisc "[ \$CLOCK_PER -lt 10 ]" \
+		"gate on: no thunk entered to read the clock (htb's and codel's ktime_get(): a direct call)"
 	ip link del "$DEV"
 fi
 
@@ -233,12 +366,15 @@ if [ $XMIT = 1 ]; then
 		"gate off: the census sees veth's passthru_features_check() (2 per packet)"
 	check forward "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
 		"gate off: the census sees the netfilter hooks (4 per packet)"
+	check forward "[ \$BACKLOG_PER -ge 990 ] && [ \$BACKLOG_PER -le 1010 ]" \
+		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
 	gate_set on
 	fwd_census "forward [gate on]"
 	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
 	check forward "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip_forward()"
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
 	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
+	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
 	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
 	nft delete table ip thunkless_census
 	ip link del fwa
