@@ -93,9 +93,7 @@ s_check() {
 
 s_teardown() {
 	nft delete table ip "$TABLE" 2>/dev/null
-	ip link del fwa 2>/dev/null
-	ip link del fwc 2>/dev/null
-	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
+	forward_path_del
 	return 0
 }
 

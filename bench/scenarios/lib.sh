@@ -283,6 +283,14 @@ forward_path() {
 	dev_mac fwb
 }
 
+# forward_path_del: undo forward_path (its cleanups do it too, on exit):
+# both veth pairs go, and IPv4 forwarding gets its value back.
+forward_path_del() {
+	ip link del fwa 2>/dev/null
+	ip link del fwc 2>/dev/null
+	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
+}
+
 # forward_filter TABLE: what the forward scenario's router adds to
 # forward_path: an nftables table TABLE (removed on exit) with one base
 # chain, "counted", on the forward hook and a counter rule that matches
@@ -300,16 +308,16 @@ forward_filter() {
 	add_cleanup "nft delete table ip $1"
 }
 
-# mod_unload MODULE: unload MODULE if it is a loaded module that nothing
-# uses (a kind a scenario measured), so that the tc direct-call slot it
-# took at load time is free for the next kind; a built-in kind, or one
-# still in use, stays.
-# Filters and actions drop their module references after an RCU grace
-# period: wait up to two seconds for that.
+# mod_unload MODULE [TRIES]: unload MODULE if it is a loaded module that
+# nothing uses (a kind a scenario measured), so that the direct-call slot
+# it took at load time is free for the next kind.  Filters and actions
+# drop their module references after an RCU grace period, so it tries
+# TRIES times (default 20), 0.1 s apart.  Returns 0 when MODULE is not
+# (or no longer) a loaded module, as for a built-in kind; 1, with a
+# warning, when it is still loaded.
 mod_unload() {
-	local rc i
-	command -v rmmod >/dev/null || return 0
-	for ((i = 0; i < 20; i++)); do
+	local rc i tries=${2:-20}
+	for ((i = 0; i < tries; i++)); do
 		[ -r "/sys/module/$1/refcnt" ] || return 0
 		read -r rc <"/sys/module/$1/refcnt" || return 0
 		if [ "$rc" = 0 ]; then
@@ -317,8 +325,8 @@ mod_unload() {
 		fi
 		sleep 0.1
 	done
-	warn "$1 is still in use: not unloaded, its slot stays taken"
-	return 0
+	warn "$1 is still loaded: its slot stays taken"
+	return 1
 }
 
 # dev_mac DEV: sets MAC

@@ -137,9 +137,7 @@ s_check() {
 
 s_teardown() {
 	if [ "$1" = route ]; then
-		ip link del fwa 2>/dev/null
-		ip link del fwc 2>/dev/null
-		echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
+		forward_path_del
 		DEV=$DEV0 DST_IP=198.18.0.42
 	else
 		ip link del "$DEV" 2>/dev/null

@@ -73,15 +73,11 @@ slot_of() {
 }
 misses() { awk -v p="$1" '$1 == p && $2 == "misses" { print $3 }' "$SLOTS"; }
 used() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/' "$SLOTS" | wc -l; }
+# unload MODULE...: each must go (mod_unload, bench/scenarios/lib.sh)
 unload() {
 	local m
 	for m in "$@"; do
-		for _ in $(seq 50); do
-			grep -q "^$m " /proc/modules || break
-			rmmod "$m" 2>/dev/null && break
-			sleep 0.1
-		done
-		grep -q "^$m " /proc/modules && fail "cannot unload $m"
+		mod_unload "$m" 50 || fail "cannot unload $m"
 	done
 	return 0
 }

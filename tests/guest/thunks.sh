@@ -259,16 +259,29 @@ kind_case() (
 	exit "$nfail"
 )
 
+# scenario_variants SCENARIO: sets VARS to the scenario's variants (its
+# ALL_VARIANTS), so that every kind the bench measures has its case
+scenario_variants() {
+	VARS=$(
+		# shellcheck disable=SC2034 # read by lib.sh
+		SCEN_DEFINE_ONLY=1
+		# shellcheck source=/dev/null
+		. "$TOP/bench/scenarios/$1.sh" -n "$KIND_N" >/dev/null
+		echo "$ALL_VARIANTS"
+	) || die "cannot read the variants of $1"
+	[ -n "$VARS" ] || die "$1 has no variants"
+}
+
 if [ $KINDS = 1 ]; then
-	for c in tc-cls/matchall tc-cls/u32 tc-cls/flower tc-cls/basic tc-cls/fw \
-		tc-cls/flow tc-cls/route tc-cls/cgroup tc-act/mirred tc-act/pedit \
-		tc-act/skbedit tc-act/police tc-act/csum tc-act/vlan \
-		tc-act/tunnel_key tc-act/ct; do
-		kind_case "${c%/*}" "${c#*/}"
-		rc=$?
-		[ $rc -lt 100 ] || die "$c: the case failed to run"
-		# shellcheck disable=SC2031 # the parent's, not kind_case's
-		nfail=$((nfail + rc))
+	for s in tc-cls tc-act; do
+		scenario_variants "$s"
+		for v in ${VARS//,/ }; do
+			kind_case "$s" "$v"
+			rc=$?
+			[ $rc -lt 100 ] || die "$s/$v: the case failed to run"
+			# shellcheck disable=SC2031 # the parent's, not kind_case's
+			nfail=$((nfail + rc))
+		done
 	done
 	[ $nfail -eq 0 ] || die "$nfail census checks failed"
 	if [ -w "$GATE_KNOB" ]; then
@@ -375,10 +388,8 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
 	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
 	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
-	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
 	nft delete table ip thunkless_census
-	ip link del fwa
-	ip link del fwc
+	forward_path_del
 fi
 [ $nfail -eq 0 ] || die "$nfail census checks failed"
 
