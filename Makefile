@@ -6,6 +6,7 @@ S := scripts
 .PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso bench-modules check clean distclean
 
 help:
+	@echo "BASE=6.12 (or 6.1, the default) on any target: that base's series (patches/<base>/); make check without BASE proves both"
 	@echo "make bench     build the UML kernels (base/patched/limit, and tc as modules), run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
 	@echo "make bench-srso  the same with retpolines plus SRSO safe RET, AMD Zen 1-3's default (base-srso, patched-srso)"

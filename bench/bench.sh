@@ -12,7 +12,8 @@
 #   --scenarios   names from bench/scenarios, each optionally with variants
 #                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
 #                 (default: all, default variants and sizes)
-#   --kernels     names (build/out/um-NAME/linux) or NAME=PATH, each
+#   --kernels     names (build/out/um-NAME/linux, or build/<base>/out/...
+#                 with BASE=<base>) or NAME=PATH, each
 #                 optionally with @SCENARIO[+SCENARIO..]: that kernel runs
 #                 only those of the run's scenarios (base-mod@tc-matchall),
 #                 and is left out, with a note, if that leaves none
@@ -41,6 +42,9 @@
 # Runner: scripts/run-uml.sh, or $THUNKLESS_RUNNER.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
+# BASE=<version> (scripts/base.sh): the default kernels are that base's,
+# build/<...>/out/um-NAME/linux.
+. "$TOP/scripts/base.sh"
 BENCH=$TOP/bench
 RUNNER=${THUNKLESS_RUNNER:-$TOP/scripts/run-uml.sh}
 prog=bench
@@ -185,7 +189,7 @@ for k in ${kernels_arg//,/ }; do
 		case +$only+ in *++* | *@*) die "bad scenario list '@$only' for kernel '${k%%=*}'" ;; esac
 	fi
 	name=${k%%=*}
-	path=$TOP/build/out/um-$name/linux
+	path=${THUNKLESS_BUILD:-$THUNKLESS_BASE_BUILD}/out/um-$name/linux
 	[ "$name" != "$k" ] && path=${k#*=}
 	[[ $name =~ ^[A-Za-z0-9_.+-]+$ ]] || die "bad kernel name '$name'"
 	# the specs this kernel runs, space-separated
@@ -219,8 +223,8 @@ done
 
 # Output directory
 base=unknown
-if [ -r "$TOP/patches/6.1/BASE" ]; then
-	read -r _ base <"$TOP/patches/6.1/BASE" || true
+if [ -r "$TOP/patches/$THUNKLESS_BASE/BASE" ]; then
+	read -r _ base <"$TOP/patches/$THUNKLESS_BASE/BASE" || true
 fi
 if [ -z "$outdir" ]; then
 	outdir=$TOP/results/$(date -u +%Y%m%d-%H%M%S)-$base

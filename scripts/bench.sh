@@ -15,6 +15,10 @@
 # The report's second table gives the modular kernels' tax recovered
 # against limit-mod.
 #
+# BASE=6.12 does the same for the 6.12 series, whose base kernels are
+# upstream 6.12 with its own tc wrapper; there it runs the tc scenarios
+# only, as its series changes only tc so far.
+#
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
 # (upstream 6.12 with its own tc wrapper, with and without retpolines) and
 # measures them, as kernels "upstream" and "upstream-limit", beside base,
@@ -30,6 +34,8 @@ set -euo pipefail
 kernels=(um-base um-patched um-limit)
 case ${1:-} in
 --upstream)
+	[ "$KVER" = "$THUNKLESS_DEFAULT_BASE" ] ||
+		die "--upstream compares the $THUNKLESS_DEFAULT_BASE series with upstream $UPSTREAM_KVER's wrapper; with BASE=$KVER, make bench's base kernel is that base"
 	shift
 	kernels+=(um-upstream um-upstream-limit)
 	extra=(--kernels "base,patched,limit,upstream=$BUILD/out/um-upstream/linux,upstream-limit=$BUILD/out/um-upstream-limit/linux")
@@ -41,8 +47,18 @@ case ${1:-} in
 	;;
 *)
 	kernels+=(um-base-mod um-patched-mod um-limit-mod)
-	bi=@tc-matchall+tc-mixed+nft-set+udp-lookup+egress-bpf+forward+qdisc
-	tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
+	case $KVER in
+	6.1)
+		bi=@tc-matchall+tc-mixed+nft-set+udp-lookup+egress-bpf+forward+qdisc
+		tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
+		;;
+	*)
+		# What the 6.12 series changes so far: tc.  Its base is
+		# upstream's own wrapper.
+		bi=@tc-matchall+tc-mixed
+		tc=@tc-matchall+tc-mixed+tc-cls+tc-act
+		;;
+	esac
 	extra=(--kernels "base$bi,patched$bi,limit$bi,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")
 	;;
 esac

@@ -5,6 +5,7 @@
 # the path of the image.  A build whose inputs (source commit, uncommitted
 # changes, fragments) are unchanged is skipped.
 #
+# BASE=<version> builds from that base's tree (scripts/base.sh).
 # OUT=dir overrides the output directory; TARGETS="net/sched/ ..." builds
 # just those directories (no image, no skipping); MAKEFLAGS_EXTRA="W=1 C=1".
 set -euo pipefail
@@ -21,7 +22,12 @@ read -r _ arch source frags <<<"$line"
 SRC=${SRC:-$("$TOP/scripts/src.sh" "$source")}
 export SRC
 fragments=()
-for f in $frags; do fragments+=("$TOP/configs/$f.config"); done
+# configs/NAME-<base>.config, where it exists, follows configs/NAME.config
+# for that base: what differs there (a renamed or removed symbol).
+for f in $frags; do
+	fragments+=("$TOP/configs/$f.config")
+	[ ! -f "$TOP/configs/$f-$KVER.config" ] || fragments+=("$TOP/configs/$f-$KVER.config")
+done
 for f in "$@"; do fragments+=("$(realpath -e "$f" 2>/dev/null || die "no such fragment: $f")"); done
 
 out=${OUT:-$BUILD/out/$profile}

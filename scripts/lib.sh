@@ -2,9 +2,10 @@
 # Common helpers for the thunkless harness. Sourced, never run.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BUILD=${THUNKLESS_BUILD:-$TOP/build}
+. "$TOP/scripts/base.sh"
+BUILD=${THUNKLESS_BUILD:-$THUNKLESS_BASE_BUILD}
 CACHE=${THUNKLESS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/thunkless}
-KVER=${KVER:-6.1}
+KVER=$THUNKLESS_BASE
 PATCHDIR=${THUNKLESS_PATCHDIR:-$TOP/patches/$KVER}
 TESTPATCHDIR=$TOP/test-patches/$KVER
 # The upstream release whose own tc wrapper "make bench-upstream" compares
@@ -32,6 +33,17 @@ warn() {
 
 info() {
 	echo "$prog: $*" >&2
+}
+
+# base_file PATH: the file of PATH's kind for this base: PATH itself for
+# the default base, PATH-<base> for another (tests/kselftests-6.12); empty
+# when that base has none.  No fallback to the default base's file: its
+# lists name what the default base's series has.
+base_file() {
+	local f=$1
+	[ "$KVER" = "$THUNKLESS_DEFAULT_BASE" ] || f=$1-$KVER
+	[ -f "$f" ] && echo "$f"
+	return 0
 }
 
 # tgit ARGS...: git in the kernel tree, quiet about advice.

@@ -28,6 +28,19 @@ expect_fail "upstream: no BASE for that release" "no base recorded: .*test-patch
 	env UPSTREAM_KVER=9.9 THUNKLESS_BUILD="$TMP/build" "$S/src.sh" upstream+test
 expect_fail "unknown source" "unknown source 'nope'" "$S/src.sh" nope
 
+# BASE chooses the series (scripts/base.sh): an unknown one, or one that
+# is not a version, is refused by every command before it does anything.
+expect_fail "unknown BASE: tree" "unknown base '6.7' \(known: 6.1 6.12\)" env BASE=6.7 "$S/tree.sh"
+expect_fail "unknown BASE: build" "unknown base '../6.1'" env BASE=../6.1 "$S/build.sh" x86_64
+expect_fail "unknown BASE: check" "unknown base 'x'" env BASE=x "$S/check.sh" --only nothing
+expect_fail "unknown BASE: bench" "unknown base '7'" env BASE=7 "$TOP/bench/bench.sh" --rounds 1
+# Every base has a series: its BASE names a linux-source package, its
+# series file names patches that exist.
+for b in "$TOP"/patches/[0-9]*; do
+	expect_ok "base $(basename "$b"): BASE and series" \
+		env BASE="$(basename "$b")" bash -c '. "$1/scripts/lib.sh"; read_base; series_list "$PATCHDIR" >/dev/null' _ "$TOP"
+done
+
 # A corrupt download: the .deb is in the cache but is garbage.
 read -r pkg ver <"$TOP/patches/6.1/BASE"
 mkdir -p "$TMP/cache/dl"

@@ -27,7 +27,7 @@ SCEN=slots
 PG_TIMEOUT=120
 SLOTS=/sys/kernel/debug/net_direct_calls
 CENSUS=/proc/thunk_census
-TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)\+'
+TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)(\.[a-z]+\.[0-9]+)?\+'
 DST_MAC=02:00:00:00:00:02
 expect='' n=10 count=200000 nfail=0
 

@@ -5,7 +5,7 @@
 # pays on the tc egress path, by call site, with the direct calls gate
 # off and on.
 #
-#   thunks.sh [-x | -k] [COUNT]
+#   thunks.sh [-x | -k [-t]] [COUNT]
 #
 # -k: per kind, instead of the cases below: each variant of the tc-cls and
 #     tc-act scenarios (one classifier kind, or one action kind behind a
@@ -17,6 +17,8 @@
 #     kind still takes.  On a kernel without the gate (um-census-base-mod)
 #     it prints the tables (the base census) and checks only that the
 #     census sees the calls that KIND_GONE names.
+# -t: with -k, tc's call sites only: the series has none of KIND_GONE's
+#     changes inside the kinds (the 6.12 series, for now).
 # -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
 #     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
 #     and dequeue and netfilter's hook functions through direct-call
@@ -42,15 +44,17 @@
 # fails if, with the gate on, any thunk is entered from tc's classify or
 # act call sites, or if, with the gate off, the census does not see them.
 set -u
-XMIT=0 KINDS=0
+XMIT=0 KINDS=0 TC_ONLY=0
 while [ $# -gt 0 ]; do
 	case $1 in
 	-x) XMIT=1 ;;
 	-k) KINDS=1 ;;
+	-t) TC_ONLY=1 ;;
 	*) break ;;
 	esac
 	shift
 done
+[ $TC_ONLY = 0 ] || [ $KINDS = 1 ] || { echo "thunks.sh: -t needs -k" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
@@ -63,7 +67,7 @@ esac
 PG_TIMEOUT=120
 CENSUS=/proc/thunk_census
 # tc's own indirect call sites: tc_classify() and tc_act() are inlined here
-TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)\+'
+TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)(\.[a-z]+\.[0-9]+)?\+'
 # the driver's transmit: ndo_start_xmit, from xmit_one() (inlined here)
 XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
 # netfilter's hook functions, called from nf_hook_slow()
@@ -198,6 +202,7 @@ declare -A KIND_GONE=(
 	[police]='^ktime_get[a-z_]*\+'				# the clocksource's read
 	[route]='-> (\[[a-z0-9_]+\] )?process_backlog\+'	# __napi_poll(), veth's rx
 )
+[ $TC_ONLY = 0 ] || KIND_GONE=()
 declare -A KIND_GONE_N=([flower]=$KIND_N [basic]=$KIND_N [mirred]=$KIND_N [police]=$KIND_N [route]=1)
 declare -A KIND_GATED=([basic]=1 [route]=1)
 
