@@ -5,9 +5,10 @@
 # plus the fragments, in order, then check that every symbol a fragment asks
 # for has that value.  A fragment line "#@ unverified: GLOB..." exempts the
 # matching symbols of earlier fragments (a variant that turns off a parent).
-# "#@ may-be-absent: GLOB..." exempts them only where no Kconfig file of the
-# source tree defines the symbol (a symbol another kernel release removed);
-# where the tree defines it, it is checked as usual.
+# "#@ may-be-absent: GLOB..." exempts the matching symbols named so far (in
+# earlier fragments or above it in its own) only where no Kconfig file of
+# the source tree defines the symbol (a symbol another kernel release
+# removed); where the tree defines it, it is checked as usual.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -37,10 +38,16 @@ log=$out/config.log
 } >"$log" 2>&1 || die "configuring $arch in $out failed: $(grep -m1 -iE 'error|\*\*\*' "$log" || tail -n1 "$log")"
 
 # Requested value of each symbol: the last fragment that names it wins.
-# CONFIG_NOVERIFY="name..." skips the symbols of configs/<name>.config (the
-# series' own options, when building a commit that predates them).
-bad=$(awk -v skip=" ${CONFIG_NOVERIFY:-} " '
-	FNR == 1 { fi++; f = FILENAME; sub(/.*\//, "", f); sub(/\.config$/, "", f); ign = index(skip, " " f " ") > 0 }
+# CONFIG_NOVERIFY="name..." skips the symbols of configs/<name>.config and
+# of its addendum configs/<name>-<base>.config (the series' own options,
+# when building a commit that predates them).
+bad=$(awk -v skip=" ${CONFIG_NOVERIFY:-} " -v kver="$KVER" '
+	FNR == 1 {
+		fi++; f = FILENAME; sub(/.*\//, "", f); sub(/\.config$/, "", f)
+		# the addendum NAME-<base> goes with NAME
+		g = f; if (substr(g, length(g) - length(kver)) == "-" kver) g = substr(g, 1, length(g) - length(kver) - 1)
+		ign = index(skip, " " f " ") > 0 || index(skip, " " g " ") > 0
+	}
 	ign { next }
 	/^#@ unverified:/ {
 		for (i = 3; i <= NF; i++) {
@@ -52,7 +59,7 @@ bad=$(awk -v skip=" ${CONFIG_NOVERIFY:-} " '
 	/^#@ may-be-absent:/ {
 		for (i = 3; i <= NF; i++) {
 			g = $i; gsub(/\*/, ".*", g)
-			for (s in want) if (s ~ ("^" g "$") && src[s] < fi) opt[s] = 1
+			for (s in want) if (s ~ ("^" g "$") && src[s] <= fi) opt[s] = 1
 		}
 		next
 	}
