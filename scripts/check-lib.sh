@@ -2,7 +2,19 @@
 # The tests behind check.sh.  Sourced.  Each prints a one-line reason last
 # when it fails and exits (returns) 0 pass, 4 skip, other fail.
 
-APPLY=$BUILD/wt/apply-check
+# One scratch worktree of build/linux, build/scratch/linux, serves in turn
+# every check that needs a checkout other than build/linux: the series
+# applied afresh (series-applies, export-noop, in the first lane), then, on
+# the main line, each commit of it (bisect), the base (warnings) and the
+# series with a hole in tc's ladder (kunit-broken-ladder).  Its kernel
+# builds go to build/scratch/out/.  Once the main line is done with it, it
+# is removed (scratch_drop), with the matrix's and the warning builds'
+# outputs: a worktree is 1.5 GiB, a kernel's objects 0.3 GiB, and CI's
+# disk is shared.  What the others need of the applied series is git's:
+# its commits, under refs/thunkless/applied.
+SCRATCH=$BUILD/scratch
+APPLY=$SCRATCH/linux
+APPLIED=refs/thunkless/applied
 # What this base's series is proved with (scripts/lib.sh base_file): the
 # default base's lists, or tests/kselftests-<base> and so on; empty where
 # a base has none, and the check that needs it is skipped, saying so.
@@ -21,26 +33,43 @@ not_on_base() {
 worktree() {
 	local wt=$1 rev=$2
 	if [ ! -d "$wt" ]; then
-		tgit worktree prune
-		tgit worktree add -q --detach "$wt" "$rev" >/dev/null || die "git worktree add $wt failed"
+		add_worktree "$wt" "$rev"
 	else
 		git -C "$wt" am --abort >/dev/null 2>&1 || true
 		git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$rev" ||
-			die "cannot check out $rev in $wt"
+			die "cannot check out $rev in $wt ($(disk_free))"
 	fi
+}
+
+# scratch_drop: remove the scratch worktree and the builds of it.
+scratch_drop() {
+	drop_worktree "$APPLY"
+	rm -rf "$SCRATCH"
+}
+
+# keep_log OUT NAME: keep OUT's build logs in the check's logs as
+# NAME-<log>, before OUT goes.
+keep_log() {
+	local f
+	for f in "$1"/build.log "$1"/warnings.log; do
+		[ -f "$f" ] && cp "$f" "$LOGS/$2-$(basename "$f")"
+	done
+	return 0
 }
 
 # The series, applied afresh on the base with git am (which takes no fuzz).
 check_series_applies() (
+	tgit update-ref -d "$APPLIED" 2>/dev/null
 	worktree "$APPLY" base
 	list=$(series_list "$PATCHDIR") || exit 1
 	# shellcheck disable=SC2086
 	am_patches "$APPLY" patch "" $list
+	git -C "$APPLY" update-ref "$APPLIED" HEAD || die "cannot record the applied series"
 	echo "$(git -C "$APPLY" rev-list --count base..HEAD) patches apply on $(tgit config thunkless.base)"
 )
 
 commits() {
-	[ -d "$APPLY" ] && git -C "$APPLY" rev-list --reverse base..HEAD
+	tgit rev-parse -q --verify "$APPLIED" >/dev/null && tgit rev-list --reverse "base..$APPLIED"
 }
 
 # Regenerating the patches from the applied series changes no byte: no
@@ -86,7 +115,7 @@ check_checkpatch() (
 # the directories that include it).
 series_dirs() {
 	local d dirs=
-	for d in $(git -C "$APPLY" diff --name-only base..HEAD -- '*.c' | xargs -r -n1 dirname | sort -u); do
+	for d in $(tgit diff --name-only "base..$APPLIED" -- '*.c' | xargs -r -n1 dirname | sort -u); do
 		case $d in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
 		dirs="$dirs $d/"
 	done
@@ -99,7 +128,7 @@ series_dirs() {
 # objects that build compiled; ccache replays a cached object's warnings.)
 warnings_in_series() {
 	local files
-	files=$(git -C "$APPLY" diff --name-only base..HEAD) || return 1
+	files=$(tgit diff --name-only "base..$APPLIED") || return 1
 	sed -n -E 's/^([^ :]+):[0-9]+(:[0-9]+)?: warning: (.*)/\1: \3/p' "$1" |
 		sed -E 's|^(\.\./)+[^/]+/||; s|^/.*/build/([^/]+/)*linux/||' |
 		awk 'NR == FNR { f[$1] = 1; next } { p = $1; sub(/:$/, "", p) } p in f' <(echo "$files") -
@@ -149,10 +178,9 @@ seed_out() {
 # same relative places as build/linux and build/out/x86_64, so ccache serves
 # every object this commit does not change.  A step whose commit changes no
 # Kconfig reuses the previous step's configuration (scripts/build.sh).
-BISECT=$BUILD/bisect
 check_bisect() (
 	need series-applies || exit 1
-	wt=$BISECT/linux out=$BISECT/out/x86_64
+	wt=$APPLY out=$SCRATCH/out/x86_64
 	worktree "$wt" "$1"
 	seed_out "$wt" "$out"
 	git -C "$wt" log --oneline -1
@@ -188,6 +216,8 @@ check_matrix() (
 	fi
 	echo "building: $dirs"
 	out=$BUILD/out/matrix-$v
+	# shellcheck disable=SC2064
+	trap "keep_log '$out' matrix-$v; rm -rf '$out'" EXIT
 	seed_out "$TREE" "$out"
 	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" x86_64 "$f" || exit 1
 	no_series_warnings "$out/build.log"
@@ -211,23 +241,26 @@ collect_warnings() {
 
 check_warnings() (
 	need tree series-applies || exit 1
-	files=$(git -C "$APPLY" diff --name-only --diff-filter=AM base..HEAD -- '*.c' |
+	files=$(tgit diff --name-only --diff-filter=AM "base..$APPLIED" -- '*.c' |
 		grep -vE '^(tools|Documentation|scripts|samples)/' || true)
 	[ -n "$files" ] || { echo "the series touches no kernel .c file"; exit 4; }
-	basesrc=$("$TOP/scripts/src.sh" base) || exit 1
+	basesrc=$APPLY wb=$SCRATCH/out/warn-base ws=$BUILD/out/warn-series
+	# shellcheck disable=SC2064
+	trap "keep_log '$wb' warn-base; keep_log '$ws' warn-series; rm -rf '$wb' '$ws'" EXIT
+	worktree "$basesrc" base
 	objs=() baseobjs=()
 	for f in $files; do
 		objs+=("${f%.c}.o")
 		[ -f "$basesrc/$f" ] && baseobjs+=("${f%.c}.o")
 	done
 	if [ ${#baseobjs[@]} -gt 0 ]; then
-		collect_warnings "$basesrc" "$BUILD/out/warn-base" "${baseobjs[@]}" >"$LOGS/warnings-base.txt" ||
-			die "base build for the warning baseline failed: $(grep -m1 -E 'error|Error' "$BUILD/out/warn-base/warnings.log")"
+		collect_warnings "$basesrc" "$wb" "${baseobjs[@]}" >"$LOGS/warnings-base.txt" ||
+			die "base build for the warning baseline failed: $(grep -m1 -E 'error|Error' "$wb/warnings.log")"
 	else
 		: >"$LOGS/warnings-base.txt"
 	fi
-	collect_warnings "$TREE" "$BUILD/out/warn-series" "${objs[@]}" >"$LOGS/warnings-series.txt" ||
-		die "the series' touched files do not build with W=1 C=2: $(grep -m1 -E 'error|Error' "$BUILD/out/warn-series/warnings.log")"
+	collect_warnings "$TREE" "$ws" "${objs[@]}" >"$LOGS/warnings-series.txt" ||
+		die "the series' touched files do not build with W=1 C=2: $(grep -m1 -E 'error|Error' "$ws/warnings.log")"
 	new=$(comm -13 "$LOGS/warnings-base.txt" "$LOGS/warnings-series.txt")
 	echo "checked: $files"
 	if [ -n "$new" ]; then
@@ -281,16 +314,16 @@ check_kunit() (
 
 # A ladder with a hole must fail the KUnit suite cleanly, naming the
 # function that is missing, and must not run the real op on the suite's
-# fake filter (which oopses): the x86_64 kernel built from a scratch
-# worktree of the series with matchall's entry cut out of tc_classify().
+# fake filter (which oopses): the x86_64 kernel built from the scratch
+# worktree at the series with matchall's entry cut out of tc_classify().
 # The worktree and its output sit at the same relative places as build/linux
 # and build/out/x86_64 (../../linux from the output directory), so that
 # ccache serves every object that does not include tc_wrapper.h.
-BROKEN=$BUILD/broken-ladder/linux
 check_kunit_broken() (
 	need build-x86_64 series-applies || exit 1
+	BROKEN=$APPLY bout=$SCRATCH/out/x86_64
 	worktree "$BROKEN" "$(tgit rev-parse HEAD)"
-	seed_out "$BROKEN" "$BUILD/broken-ladder/out/x86_64"
+	seed_out "$BROKEN" "$bout"
 	h=$BROKEN/include/net/tc_wrapper.h
 	python3 - "$h" <<'PY' || die "cannot cut matchall out of $h"
 import re, sys
@@ -303,11 +336,11 @@ if n != 1:
 open(p, "w").write(s)
 PY
 	# bzImage only: the KUnit suites are built in, and no module is loaded.
-	SRC=$BROKEN OUT=$BUILD/broken-ladder/out/x86_64 TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
+	SRC=$BROKEN OUT=$bout TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
 		die "building the broken-ladder kernel failed"
 	git -C "$BROKEN" checkout -q -- include/net/tc_wrapper.h
 	log=$(mktemp)
-	"$TOP/scripts/run-qemu.sh" --kernel "$BUILD/broken-ladder/out/x86_64/arch/x86/boot/bzImage" \
+	"$TOP/scripts/run-qemu.sh" --kernel "$bout/arch/x86/boot/bzImage" \
 		--timeout 180 -- bash "$TOP/tests/guest/kunit.sh" "$KUNIT_SUITES" >"$log" 2>&1
 	rc=$?
 	cat "$log"

@@ -40,6 +40,11 @@ report() {
 	n=$((n + 1))
 	record "$name" "$rc"
 	reason=$(grep -v '^\s*$' "$LOGS/$name.log" | tail -n1 | cut -c1-200)
+	# A full disk fails whatever runs next, each with its own last line:
+	# name the cause.
+	if [ "$rc" != 0 ] && [ "$rc" != 4 ] && grep -q 'No space left on device' "$LOGS/$name.log"; then
+		reason="no space left on device ($(disk_free) now): $reason"
+	fi
 	case $rc in
 	0) npass=$((npass + 1)); echo "ok $n - $name (${s}s)" ;;
 	4) nskip=$((nskip + 1)); echo "ok $n - $name # SKIP ${reason} (${s}s)" ;;
@@ -117,7 +122,7 @@ finish() {
 		[ -z "${THUNKLESS_CHECK_ALL:-}" ] || { echo "# no test matches --only '$only' on base $KVER"; exit 0; }
 		die "no test matches --only '$only'"
 	fi
-	echo "# total wall time $(($(date +%s) - T0))s, logs in ${LOGS#"$TOP"/}"
+	echo "# total wall time $(($(date +%s) - T0))s, logs in ${LOGS#"$TOP"/}, $(disk_free) at the end"
 	echo "$npass passed, $nfail failed, $nskip skipped"
 	[ "$nfail" -eq 0 ]
 	exit

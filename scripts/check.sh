@@ -40,6 +40,17 @@ mkdir -p "$LOGS"
 . "$TOP/scripts/check-run.sh"
 . "$TOP/scripts/check-lib.sh"
 
+# Scratch of an earlier run, and of the layout before build/scratch (one
+# worktree each for the applied series, the bisection and the broken
+# ladder): none of it is reused, and each worktree holds 1.5 GiB.
+[ ! -d "$TREE/.git" ] || drop_worktree "$APPLY"
+for d in "$BUILD/wt/apply-check" "$BUILD/bisect/linux" "$BUILD/broken-ladder/linux"; do
+	[ ! -d "$TREE/.git" ] || drop_worktree "$d"
+done
+rm -rf "$SCRATCH" "$BUILD/wt/apply-check" "$BUILD/bisect" "$BUILD/broken-ladder" \
+	"$BUILD"/out/matrix-* "$BUILD"/out/warn-*
+echo "# disk: $(disk_free) under ${BUILD#"$TOP"/}/ at the start"
+
 run deps "$TOP/scripts/deps.sh" build qemu check bench
 [ "${STATUS[deps]:-ok}" = ok ] || finish
 
@@ -160,6 +171,9 @@ if [ $LADDER_KUNIT = 1 ]; then
 else
 	run kunit-broken-ladder not_on_base "KUnit suite of tc's ladder (upstream's ladder has no test hook)"
 fi
+# The main line is done with the scratch worktree (the matrix, in either
+# line, builds build/linux and reads the applied series from git).
+scratch_drop
 # The slots under KASAN and lockdep: a third full kernel build, so with
 # --long only.
 if [ $long = 1 ]; then

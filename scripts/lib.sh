@@ -51,6 +51,35 @@ tgit() {
 	git -C "$TREE" -c advice.detachedHead=false -c core.abbrev=12 "$@"
 }
 
+# disk_free [DIR]: "N.N GiB free" on the file system of DIR (by default
+# build/'s, or the nearest directory above it that exists), for the
+# messages of a run that may have filled it.
+disk_free() {
+	local d=${1:-$BUILD}
+	while [ ! -d "$d" ] && [ "$d" != / ]; do d=$(dirname "$d"); done
+	df -Pk "$d" 2>/dev/null | awk 'NR == 2 { printf "%.1f GiB free", $4 / 1048576 }'
+}
+
+# add_worktree DIR REV: a detached worktree of the tree at REV, or die with
+# git's own reason and the space left (a full disk shows here first).
+add_worktree() {
+	local wt=$1 rev=$2 err
+	tgit worktree prune
+	mkdir -p "$(dirname "$wt")"
+	if ! err=$(tgit worktree add -q --detach "$wt" "$rev" 2>&1 >/dev/null); then
+		rm -rf "$wt"
+		tgit worktree prune
+		die "git worktree add $wt failed: $(grep -v '^\s*$' <<<"$err" | tail -n1 | cut -c1-160) ($(disk_free))"
+	fi
+}
+
+# drop_worktree DIR: remove a worktree of the tree and its files.
+drop_worktree() {
+	[ -e "$1" ] || return 0
+	tgit worktree remove --force "$1" 2>/dev/null || rm -rf "$1"
+	tgit worktree prune
+}
+
 # read_base [FILE]: set BASE_PKG and BASE_VER from FILE, by default
 # patches/<kver>/BASE ("<package> <version>").
 read_base() {

@@ -63,9 +63,7 @@ fi
 rm -f "$wt.stamp"
 if [ ! -d "$wt" ]; then
 	info "creating worktree $wt"
-	tgit worktree prune
-	tgit worktree add -q --detach "$wt" "$want" >/dev/null ||
-		die "git worktree add $wt failed"
+	add_worktree "$wt" "$want"
 else
 	git -C "$wt" am --abort >/dev/null 2>&1 || true
 	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$want" ||

@@ -118,4 +118,26 @@ else
 	echo "$out"
 	fails=$((fails + 1))
 fi
+
+# A full disk: the failing test's line names it, whatever its last line.
+cat >"$TMP/mini-full.sh" <<EOF
+set -uo pipefail
+. "$S/lib.sh"
+prog=check
+LOGS=$TMP/logs-full only=.
+mkdir -p "\$LOGS"
+. "$S/check-run.sh"
+run full bash -c 'echo "cp: error writing x: No space left on device"; echo "make: *** [all] Error 1"; exit 2'
+finish
+EOF
+out=$(bash "$TMP/mini-full.sh")
+rc=$?
+if [ $rc = 1 ] && grep -qE '^not ok 1 - full \([0-9]+s\): no space left on device \([0-9.]+ GiB free now\): make: \*\*\* \[all\] Error 1$' <<<"$out" &&
+	grep -qE '^# total wall time .*, [0-9.]+ GiB free at the end$' <<<"$out"; then
+	echo "ok - a test that ran out of disk says so, with the space left"
+else
+	echo "not ok - a full disk: exit $rc, got:"
+	echo "$out"
+	fails=$((fails + 1))
+fi
 done_testing

@@ -16,9 +16,11 @@ echo a2 >"$APPLY/net/sched/cls_api.c"
 echo c2 >"$APPLY/include/net/tc_wrapper.h"
 g commit -q -am series
 BUILD=$TMP/build
+tgit() { git -C "$TREE" "$@"; }
+base_file() { :; }
 # shellcheck source=../scripts/check-lib.sh
 . "$TOP/scripts/check-lib.sh"
-APPLY=$TMP/apply
+TREE=$TMP/apply APPLIED=HEAD
 
 log=$TMP/build.log
 cat >"$log" <<'LOG'
@@ -31,7 +33,7 @@ out=$(warnings_in_series "$log")
 
 cat >>"$log" <<'LOG'
 ../../linux/net/sched/cls_api.c:12:5: warning: unused variable 'x' [-Wunused-variable]
-/work/x/build/bisect/linux/include/net/tc_wrapper.h:3:1: warning: 'y' defined but not used
+/work/x/build/scratch/linux/include/net/tc_wrapper.h:3:1: warning: 'y' defined but not used
 LOG
 out=$(warnings_in_series "$log")
 [ "$(wc -l <<<"$out")" = 2 ] && grep -q "^net/sched/cls_api.c: unused variable 'x'" <<<"$out" &&
@@ -39,5 +41,5 @@ out=$(warnings_in_series "$log")
 	echo "ok - warnings in the series' files are reported, relative and absolute paths" ||
 	{ echo "not ok - expected 2 series warnings, got: $out"; fails=$((fails + 1)); }
 expect_fail "no_series_warnings fails on them" "2 compiler warnings in the series' files" \
-	bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; APPLY='$APPLY'; no_series_warnings '$log'"
+	bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; TREE='$TMP/apply' APPLIED=HEAD; no_series_warnings '$log'"
 done_testing
