@@ -364,7 +364,8 @@ check_slots_stress() (
 	tmo=600
 	[ "$p" = x86_64 ] || tmo=2400
 	"$TOP/scripts/run-qemu.sh" --kernel "$BUILD/out/$p/arch/x86/boot/bzImage" \
-		--timeout $tmo --idle-timeout 300 -- bash "$TOP/tests/guest/slots-stress.sh"
+		--timeout $tmo --idle-timeout 300 -- bash "$TOP/tests/guest/slots-stress.sh" \
+		${STRESS_POINTS:+-p "$STRESS_POINTS"}
 )
 
 # census_guest SCRIPT [ARG...]: tests/guest/SCRIPT in the UML census kernel.

@@ -56,13 +56,16 @@ run deps "$TOP/scripts/deps.sh" build qemu check bench
 
 # What each base's series has, so far, and so what its census checks:
 # 6.1 has the whole path (-x) and the changes inside tc's kinds (-k); the
-# 6.12 series has tc's slots only (-k -t: tc's call sites per kind), a
-# KUnit suite of the gate and slots but none of tc's ladder (upstream's,
-# which has no test hook: no broken-ladder kernel), and no audit list or
-# stress of its own yet (those checks say "skip", with the reason).
+# 6.12 series has tc's slots and two of the changes inside the kinds
+# (-k -g flower,mirred: tc's call sites per kind, flower's hash and
+# mirred's transmit), a KUnit suite of the gate and slots but none of
+# tc's ladder (upstream's, which has no test hook: no broken-ladder
+# kernel, that check says "skip", with the reason).  The slot stress
+# checks the dispatch points the series has (STRESS_POINTS; empty: all of
+# them, 6.1's).
 case $KVER in
-6.1) THUNKS_ARGS=-x THUNKS_KINDS_ARGS=-k STRESS=1 LADDER_KUNIT=1 ;;
-*) THUNKS_ARGS= THUNKS_KINDS_ARGS="-k -t" STRESS=0 LADDER_KUNIT=0 ;;
+6.1) THUNKS_ARGS=-x THUNKS_KINDS_ARGS=-k LADDER_KUNIT=1 STRESS_POINTS= ;;
+*) THUNKS_ARGS= THUNKS_KINDS_ARGS="-k -g flower,mirred" LADDER_KUNIT=0 STRESS_POINTS="tc_classify tc_act" ;;
 esac
 
 run tree "$TOP/scripts/tree.sh"
@@ -111,11 +114,7 @@ matrix_pool() {
 qemu_lane() {
 	run boot-qemu check_boot qemu
 	run kunit check_kunit
-	if [ $STRESS = 1 ]; then
-		run slots-stress check_slots_stress
-	else
-		run slots-stress not_on_base "stress script yet (tests/guest/slots-stress.sh churns 6.1's qdisc, transmit and netfilter slots too)"
-	fi
+	run slots-stress check_slots_stress
 	run harness-guest-qemu check_guest_harness qemu
 	run kselftest-build check_kselftest_build
 	while read -r path tmo opts; do

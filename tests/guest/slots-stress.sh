@@ -6,7 +6,7 @@
 # modules in a loop while pktgen sends through filters that use other
 # modules, with the gate on.
 #
-#   slots-stress.sh [-r ROUNDS] [-s PKT_SIZE]
+#   slots-stress.sh [-r ROUNDS] [-s PKT_SIZE] [-p POINTS]
 #
 # 1. exhaustion: ten action modules loaded at once, for eight slots; the
 #    two left without one must still count every packet (indirectly);
@@ -18,8 +18,8 @@
 #    added in the packets' path, then deleted and their modules unloaded,
 #    while pktgen sends without pause;
 #    each round also adds a veth pair and deletes it, so that veth_xmit
-#    takes a transmit slot (CONFIG_NET_PATH_DIRECT_CALLS, which the kernel
-#    must have) and gives it back, while the packets go through dummy's;
+#    takes a transmit slot (CONFIG_NET_PATH_DIRECT_CALLS) and gives it
+#    back, while the packets go through dummy's;
 #    replaces the root qdisc of a second dummy device that pktgen also
 #    sends on, in turn htb with an fq_codel leaf, fq_codel and pfifo_fast,
 #    unloading sch_htb when it is not in use, so that its enqueue and
@@ -34,18 +34,35 @@
 # its qdiscs accepted and the router forwarded every packet, no slot may
 # still name an unloaded module, a driver without devices or a hook
 # function no longer registered, and the kernel log must hold no splat.
+#
+# POINTS (-p, a space-separated list) are the dispatch points the kernel's
+# series has, each checked; by default all of the 6.1 series' (tc_classify,
+# tc_act, tcf_em, netdev_xmit, qdisc_enqueue, nf_hook).  tc's two are
+# required.  For a point left out (the 6.12 series has tc's only) the churn
+# still runs, through its indirect calls, its slot checks are left out, a
+# comment line says so, and the point must not show up in debugfs (a
+# series that gained it has to say so here).
 set -u
 
 ROUNDS=20
 PKT=64
-while getopts "r:s:" o; do
+ALL_POINTS="tc_classify tc_act tcf_em netdev_xmit qdisc_enqueue nf_hook"
+POINTS=$ALL_POINTS
+while getopts "r:s:p:" o; do
 	case $o in
 	r) ROUNDS=$OPTARG ;;
 	s) PKT=$OPTARG ;;
-	*) echo "usage: slots-stress.sh [-r ROUNDS] [-s PKT_SIZE]" >&2; exit 2 ;;
+	p) POINTS=$OPTARG ;;
+	*) echo "usage: slots-stress.sh [-r ROUNDS] [-s PKT_SIZE] [-p POINTS]" >&2; exit 2 ;;
 	esac
 done
 [[ $ROUNDS =~ ^[1-9][0-9]*$ ]] || { echo "slots-stress: bad -r '$ROUNDS'" >&2; exit 2; }
+for p in $POINTS; do
+	[[ " $ALL_POINTS " == *" $p "* ]] || { echo "slots-stress: unknown point '$p' in -p (known: $ALL_POINTS)" >&2; exit 2; }
+done
+for p in tc_classify tc_act; do
+	[[ " $POINTS " == *" $p "* ]] || { echo "slots-stress: -p must name $p" >&2; exit 2; }
+done
 HERE=$(cd "$(dirname "$0")" && pwd)
 # the scenarios' router (forward_path, forward_filter) and qdisc tree
 # (qdisc_root); this script's own die below replaces the library's
@@ -72,6 +89,13 @@ slot_of() {
 		END { if (!found) print "none" }' "$SLOTS"
 }
 misses() { awk -v p="$1" '$1 == p && $2 == "misses" { print $3 }' "$SLOTS"; }
+# has_point POINT: the kernel's series has that dispatch point (-p)
+has_point() { [[ " $POINTS " == *" $1 "* ]]; }
+absent=
+for p in $ALL_POINTS; do
+	has_point $p || absent="$absent $p"
+done
+[ -z "$absent" ] || echo "# points this series does not have, their slot checks left out:$absent"
 used() { awk -v p="$1" '$1 == p && $2 ~ /^[0-9]+$/' "$SLOTS" | wc -l; }
 # unload MODULE...: each must go (mod_unload, bench/scenarios/lib.sh)
 unload() {
@@ -145,7 +169,7 @@ qdisc_set() {
 	esac
 }
 qdisc_set htb || die "cannot add htb with an fq_codel leaf to sdev2"
-check "htb_enqueue has a qdisc_enqueue slot while htb is in use" \
+has_point qdisc_enqueue && check "htb_enqueue has a qdisc_enqueue slot while htb is in use" \
 	"$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes
 
 # The router, the forward scenario's (forward_path): packets sent on
@@ -204,7 +228,7 @@ for r in $(seq "$ROUNDS"); do
 		s_first=$(slot_of tcf_mpls_act)
 		check "act_mpls, loaded first after the unload, takes the lowest freed slot" "$s_first" "$s_simple"
 	fi
-	if [ "$r" = 1 ]; then
+	if [ "$r" = 1 ] && has_point tcf_em; then
 		check "em_meta's match function has an ematch slot while in use" \
 			"$( [ "$(slot_of em_meta_match)" != none ] && echo yes)" yes
 	fi
@@ -217,7 +241,7 @@ for r in $(seq "$ROUNDS"); do
 		fail "round $r: cannot add a veth pair"
 		break
 	fi
-	[ "$r" = 1 ] && check "veth_xmit has a transmit slot while a veth exists" \
+	[ "$r" = 1 ] && has_point netdev_xmit && check "veth_xmit has a transmit slot while a veth exists" \
 		"$( [ "$(slot_of veth_xmit)" != none ] && echo yes)" yes
 	ip link del stv0
 	case $((r % 3)) in
@@ -227,13 +251,13 @@ for r in $(seq "$ROUNDS"); do
 	esac
 	qdisc_set "$q" || fail "round $r: cannot make $q sdev2's root qdisc"
 	[ $q = fq_codel ] && unload sch_htb
-	[ "$r" = 1 ] && check "htb_enqueue slot once sch_htb is unloaded" "$(slot_of htb_enqueue)" none
+	[ "$r" = 1 ] && has_point qdisc_enqueue && check "htb_enqueue slot once sch_htb is unloaded" "$(slot_of htb_enqueue)" none
 	# the forward scenario's table (forward_filter), which dies on failure
 	if ! (forward_filter thunkless_stress); then
 		fail "round $r: cannot add the nftables table"
 		break
 	fi
-	[ "$r" = 1 ] && check "nft_do_chain_ipv4 has a netfilter hook slot while the table exists" \
+	[ "$r" = 1 ] && has_point nf_hook && check "nft_do_chain_ipv4 has a netfilter hook slot while the table exists" \
 		"$( [ "$(slot_of nft_do_chain_ipv4)" != none ] && echo yes)" yes
 	sleep 0.05
 	nft delete table ip thunkless_stress || fail "round $r: cannot delete the nftables table"
@@ -269,19 +293,22 @@ check "actions on the stable filter" "$nact" 9
 while read -r kind pkts; do
 	check "$kind counted every packet" "$pkts" "$sent"
 done <<<"$counts"
-check "dummy_xmit transmit slot, the packets' path" "$( [ "$(slot_of dummy_xmit)" != none ] && echo yes)" yes
+has_point netdev_xmit && check "dummy_xmit transmit slot, the packets' path" "$( [ "$(slot_of dummy_xmit)" != none ] && echo yes)" yes
 ip link del fwa
 ip link del fwc
-check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
+has_point netdev_xmit && check "veth_xmit transmit slot after its last device went" "$(slot_of veth_xmit)" none
 check "basic_classify slot after the churn" "$( [ "$(slot_of basic_classify)" != none ] && echo kept)" kept
 for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act em_meta_match em_u32_match; do
+	case $f in em_*) has_point tcf_em || continue ;; esac
 	check "$f slot after its last unload" "$(slot_of "$f")" none
 done
-check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none
-case $((ROUNDS % 3)) in
-0) check "htb_enqueue slot, htb in use at the end" "$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes ;;
-*) unload sch_htb 2>/dev/null; check "htb_enqueue slot, sch_htb unloaded" "$(slot_of htb_enqueue)" none ;;
-esac
+has_point nf_hook && check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none
+if has_point qdisc_enqueue; then
+	case $((ROUNDS % 3)) in
+	0) check "htb_enqueue slot, htb in use at the end" "$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes ;;
+	*) unload sch_htb 2>/dev/null; check "htb_enqueue slot, sch_htb unloaded" "$(slot_of htb_enqueue)" none ;;
+	esac
+fi
 
 tc filter del dev sdev0 egress pref 1
 for d in sdev0 sdev1 sdev2; do ip link del "$d"; done
@@ -289,6 +316,15 @@ pg kpktgend_0 rem_device_all
 unload cls_basic act_nat act_skbmod act_ctinfo act_connmark act_sample act_vlan act_tunnel_key
 check "tc_act slots in use at the end" "$(used tc_act)" 0
 check "tc_classify slots in use at the end" "$(used tc_classify)" 0
+# A point joins the debugfs list when its first user registers, and each
+# one's users have registered by now.
+for p in $ALL_POINTS; do
+	if has_point $p; then
+		check "the $p point took registrations" "$( [ -n "$(misses $p)" ] && echo yes)" yes
+	else
+		check "no $p point (the series has none)" "$( [ -n "$(misses $p)" ] && echo present || echo none)" none
+	fi
+done
 
 splat=$(dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|sleeping function called|suspicious RCU|Call Trace' | head -n 5)
 if [ -n "$splat" ]; then

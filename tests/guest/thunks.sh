@@ -5,7 +5,7 @@
 # pays on the tc egress path, by call site, with the direct calls gate
 # off and on.
 #
-#   thunks.sh [-x | -k [-t]] [COUNT]
+#   thunks.sh [-x | -k [-t | -g KINDS]] [COUNT]
 #
 # -k: per kind, instead of the cases below: each variant of the tc-cls and
 #     tc-act scenarios (one classifier kind, or one action kind behind a
@@ -18,7 +18,10 @@
 #     it prints the tables (the base census) and checks only that the
 #     census sees the calls that KIND_GONE names.
 # -t: with -k, tc's call sites only: the series has none of KIND_GONE's
-#     changes inside the kinds (the 6.12 series, for now).
+#     changes inside the kinds.
+# -g KINDS: with -k, the series has KIND_GONE's changes for these kinds
+#     only (comma-separated; the 6.12 series: flower,mirred); the other
+#     kinds are checked at tc's call sites only.
 # -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
 #     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
 #     and dequeue and netfilter's hook functions through direct-call
@@ -44,17 +47,22 @@
 # fails if, with the gate on, any thunk is entered from tc's classify or
 # act call sites, or if, with the gate off, the census does not see them.
 set -u
-XMIT=0 KINDS=0 TC_ONLY=0
+XMIT=0 KINDS=0 TC_ONLY=0 GONE_ONLY=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-x) XMIT=1 ;;
 	-k) KINDS=1 ;;
 	-t) TC_ONLY=1 ;;
+	-g) [ $# -ge 2 ] && [[ $2 =~ ^[a-z_]+(,[a-z_]+)*$ ]] ||
+		{ echo "thunks.sh: -g needs a comma-separated list of kinds" >&2; exit 2; }
+	    GONE_ONLY=$2; shift ;;
 	*) break ;;
 	esac
 	shift
 done
 [ $TC_ONLY = 0 ] || [ $KINDS = 1 ] || { echo "thunks.sh: -t needs -k" >&2; exit 2; }
+[ -z "$GONE_ONLY" ] || [ $KINDS = 1 ] || { echo "thunks.sh: -g needs -k" >&2; exit 2; }
+[ -z "$GONE_ONLY" ] || [ $TC_ONLY = 0 ] || { echo "thunks.sh: -t and -g exclude each other" >&2; exit 2; }
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
@@ -203,6 +211,14 @@ declare -A KIND_GONE=(
 	[route]='-> (\[[a-z0-9_]+\] )?process_backlog\+'	# __napi_poll(), veth's rx
 )
 [ $TC_ONLY = 0 ] || KIND_GONE=()
+if [ -n "$GONE_ONLY" ]; then
+	for k in ${GONE_ONLY//,/ }; do
+		[ -n "${KIND_GONE[$k]:-}" ] || { echo "thunks.sh: -g: no kind '$k' in KIND_GONE (${!KIND_GONE[*]})" >&2; exit 2; }
+	done
+	for k in "${!KIND_GONE[@]}"; do
+		[[ ",$GONE_ONLY," == *",$k,"* ]] || unset "KIND_GONE[$k]"
+	done
+fi
 declare -A KIND_GONE_N=([flower]=$KIND_N [basic]=$KIND_N [mirred]=$KIND_N [police]=$KIND_N [route]=1)
 declare -A KIND_GATED=([basic]=1 [route]=1)
 
