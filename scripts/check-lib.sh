@@ -13,6 +13,10 @@
 # disk is shared.  What the others need of the applied series is git's:
 # its commits, under refs/thunkless/applied.
 SCRATCH=$BUILD/scratch
+# Taken (flock) by whatever copies or writes build-x86_64's output while
+# the other line may be running: seed_out's copy, kselftest-build's
+# headers_install.
+X86_LOCK=$BUILD/.x86_64-out.lock
 APPLY=$SCRATCH/linux
 APPLIED=refs/thunkless/applied
 # What this base's series is proved with (scripts/lib.sh base_file): the
@@ -160,7 +164,8 @@ seed_out() {
 	tgit diff --quiet HEAD && git -C "$src" diff --quiet HEAD || return 0
 	rm -rf "$out"
 	mkdir -p "$(dirname "$out")"
-	cp -a "$from" "$out" || die "cannot copy $from to $out"
+	# kselftest-build installs headers into it, maybe in the other line
+	{ flock 9 && cp -a "$from" "$out"; } 9>"$X86_LOCK" || die "cannot copy $from to $out"
 	rm -f "$out/.thunkless-stamp"
 	local edit
 	edit="s#$(realpath "$from")/#$(realpath "$out")/#g"
@@ -403,8 +408,10 @@ check_kselftest_build() (
 	rm -rf "$KSTAGE"
 	mkdir -p "$KSTAGE"
 	setup_ccache
-	kmake x86_64 "$BUILD/out/x86_64" headers_install INSTALL_HDR_PATH="$KSTAGE/usr" \
-		>"$KSTAGE/headers.log" 2>&1 ||
+	# It writes into build-x86_64's output (usr/include), which seed_out
+	# may be copying in the other line: one at a time.
+	{ flock 9 && kmake x86_64 "$BUILD/out/x86_64" headers_install INSTALL_HDR_PATH="$KSTAGE/usr" \
+		>"$KSTAGE/headers.log" 2>&1; } 9>"$X86_LOCK" ||
 		die "make headers_install failed: $(tail -n1 "$KSTAGE/headers.log")"
 	dirs=$(kselftest_list | awk '$1 == "build" { print $2; next } { sub("/[^/]*$", "", $1); print $1 }' | sort -u)
 	for d in $dirs; do
