@@ -33,18 +33,6 @@ not_on_base() {
 	return 4
 }
 
-# worktree DIR REV: a detached worktree of build/linux at REV.
-worktree() {
-	local wt=$1 rev=$2
-	if [ ! -d "$wt" ]; then
-		add_worktree "$wt" "$rev"
-	else
-		git -C "$wt" am --abort >/dev/null 2>&1 || true
-		git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$rev" ||
-			die "cannot check out $rev in $wt ($(disk_free))"
-	fi
-}
-
 # scratch_drop: remove the scratch worktree and the builds of it.
 scratch_drop() {
 	drop_worktree "$APPLY"

@@ -43,10 +43,11 @@ mkdir -p "$LOGS"
 # Scratch of an earlier run, and of the layout before build/scratch (one
 # worktree each for the applied series, the bisection and the broken
 # ladder): none of it is reused, and each worktree holds 1.5 GiB.
-[ ! -d "$TREE/.git" ] || drop_worktree "$APPLY"
-for d in "$BUILD/wt/apply-check" "$BUILD/bisect/linux" "$BUILD/broken-ladder/linux"; do
-	[ ! -d "$TREE/.git" ] || drop_worktree "$d"
-done
+if [ -d "$TREE/.git" ]; then
+	for d in "$APPLY" "$BUILD/wt/apply-check" "$BUILD/bisect/linux" "$BUILD/broken-ladder/linux"; do
+		drop_worktree "$d"
+	done
+fi
 rm -rf "$SCRATCH" "$BUILD/wt/apply-check" "$BUILD/bisect" "$BUILD/broken-ladder" \
 	"$BUILD"/out/matrix-* "$BUILD"/out/warn-*
 echo "# disk: $(disk_free) under ${BUILD#"$TOP"/}/ at the start"

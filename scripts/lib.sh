@@ -73,6 +73,19 @@ add_worktree() {
 	fi
 }
 
+# worktree DIR REV: DIR, a detached worktree of the tree, checked out at
+# REV (added when missing; an unfinished git am in it is abandoned).
+worktree() {
+	local wt=$1 rev=$2
+	if [ ! -d "$wt" ]; then
+		add_worktree "$wt" "$rev"
+	else
+		git -C "$wt" am --abort >/dev/null 2>&1 || true
+		git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$rev" ||
+			die "cannot check out $rev in $wt ($(disk_free))"
+	fi
+}
+
 # drop_worktree DIR: remove a worktree of the tree and its files.
 drop_worktree() {
 	[ -e "$1" ] || return 0

@@ -61,14 +61,8 @@ if [ -d "$wt" ] && [ "$(cat "$wt.stamp" 2>/dev/null)" = "$stamp" ] &&
 	exit 0
 fi
 rm -f "$wt.stamp"
-if [ ! -d "$wt" ]; then
-	info "creating worktree $wt"
-	add_worktree "$wt" "$want"
-else
-	git -C "$wt" am --abort >/dev/null 2>&1 || true
-	git -C "$wt" -c advice.detachedHead=false checkout -q -f --detach "$want" ||
-		die "cannot check out $rev in $wt"
-fi
+[ -d "$wt" ] || info "creating worktree $wt"
+worktree "$wt" "$want"
 # shellcheck disable=SC2086
 am_patches "$wt" "test patch" "on $rev" $tpatches
 echo "$stamp" >"$wt.stamp"

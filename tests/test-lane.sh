@@ -6,15 +6,24 @@
 # tests, and stopping check.sh stops the lane's processes.
 . "$(dirname "$0")/lib.sh"
 
-mini() {
-	local mode=$1
-	cat >"$TMP/mini-$mode.sh" <<EOF
+# mini_head NAME: the start of a small check script that runs tests
+# through check-run.sh, its logs in $TMP/logs-NAME.
+mini_head() {
+	cat <<EOF
 set -uo pipefail
 . "$S/lib.sh"
 prog=check
-LOGS=$TMP/logs-$mode only=.
+LOGS=$TMP/logs-$1 only=.
 mkdir -p "\$LOGS"
 . "$S/check-run.sh"
+EOF
+}
+
+mini() {
+	local mode=$1
+	{
+		mini_head "$mode"
+		cat <<EOF
 # Waits up to 10 s for a file: a test that proves two tests overlap.
 await() { for _ in \$(seq 100); do [ -e "\$1" ] && return 0; sleep 0.1; done; echo "no \$1"; return 1; }
 lane_body() {
@@ -32,6 +41,7 @@ lane_start lane_body
 run main-overlap await "$TMP/flag-$mode"
 finish
 EOF
+	} >"$TMP/mini-$mode.sh"
 	[ $mode != hang ] || exec bash "$TMP/mini-$mode.sh"
 	bash "$TMP/mini-$mode.sh"
 }
@@ -86,13 +96,7 @@ fi
 # The pool: the main line and the lane both go through the same list; each
 # test runs once, by whichever gets to it first, and every one is reported.
 # The lane starts on it at once, the main line when the lane has run two.
-cat >"$TMP/mini-pool.sh" <<EOF
-set -uo pipefail
-. "$S/lib.sh"
-prog=check
-LOGS=$TMP/logs-pool only=.
-mkdir -p "\$LOGS"
-. "$S/check-run.sh"
+{ mini_head pool; cat <<EOF
 pool() {
 	for t in p1 p2 p3 p4 p5 p6; do
 		pool_run "\$t" bash -c "echo \$t >>$TMP/pool-ran; sleep 0.3"
@@ -105,6 +109,7 @@ await "$TMP/pool-ran"
 pool
 finish
 EOF
+} >"$TMP/mini-pool.sh"
 out=$(bash "$TMP/mini-pool.sh")
 rc=$?
 ran=$(sort "$TMP/pool-ran" | tr '\n' ' ')
@@ -120,16 +125,11 @@ else
 fi
 
 # A full disk: the failing test's line names it, whatever its last line.
-cat >"$TMP/mini-full.sh" <<EOF
-set -uo pipefail
-. "$S/lib.sh"
-prog=check
-LOGS=$TMP/logs-full only=.
-mkdir -p "\$LOGS"
-. "$S/check-run.sh"
+{ mini_head full; cat <<EOF
 run full bash -c 'echo "cp: error writing x: No space left on device"; echo "make: *** [all] Error 1"; exit 2'
 finish
 EOF
+} >"$TMP/mini-full.sh"
 out=$(bash "$TMP/mini-full.sh")
 rc=$?
 if [ $rc = 1 ] && grep -qE '^not ok 1 - full \([0-9]+s\): no space left on device \([0-9.]+ GiB free now\): make: \*\*\* \[all\] Error 1$' <<<"$out" &&
