@@ -1187,6 +1187,19 @@ static void write_chart(const char *dir, int plot)
 	close_out(f, path);
 	if (!plot)
 		return;
+	/* A run of other kernels only (base-mod, patched-X...): nothing for
+	 * the three columns, and gnuplot would fail on an empty range.
+	 */
+	for (i = 0; i < nrows; i++)
+		if (rows[i].g[C_BASE] || rows[i].g[C_PATCHED] ||
+		    rows[i].g[C_LIMIT])
+			break;
+	if (i == nrows) {
+		fprintf(stderr,
+			"%s: no %s, %s or %s figures: chart.png not drawn (the other kernels are in report.txt)\n",
+			prog, role[0], role[1], role[2]);
+		return;
+	}
 
 	fflush(NULL);
 	pid = fork();

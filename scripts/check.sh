@@ -66,7 +66,7 @@ run deps "$TOP/scripts/deps.sh" build qemu check bench
 # them, 6.1's).
 case $KVER in
 6.1) THUNKS_ARGS=-x THUNKS_KINDS_ARGS=-k LADDER_KUNIT=1 STRESS_POINTS= ;;
-*) THUNKS_ARGS= THUNKS_KINDS_ARGS="-k -g flower,mirred" LADDER_KUNIT=0 STRESS_POINTS="tc_classify tc_act" ;;
+*) THUNKS_ARGS=-x THUNKS_KINDS_ARGS="-k -g flower,mirred" LADDER_KUNIT=0 STRESS_POINTS="tc_classify tc_act netdev_xmit qdisc_enqueue nf_hook" ;;
 esac
 
 run tree "$TOP/scripts/tree.sh"

@@ -413,6 +413,28 @@ check "no gate-off records: no X off% column ($got)" bash -c "[ -n '$got' ] && !
 check "no base-X/patched-X: no legend line" \
 	bash -c "! grep -q 'base-X' '$oth/report.txt'"
 
+# ---- other kernels only (a modular run: base-mod, patched-X, limit-mod) -----
+# Nothing for the chart's three columns: no gnuplot run, a note, exit 0.
+mod=$tmp/mod
+mkdir -p "$mod"
+{
+	echo "# thunkless bench raw v1"
+	echo "$HDR"
+	for r in 1 2 3; do
+		rec $r base-mod none tc-matchall - 1 $((6800000 + r * 1000))
+		rec $r patched-mod on tc-matchall - 1 $((8500000 + r * 1000))
+		rec $r limit-mod none tc-matchall - 1 $((8700000 + r * 1000))
+	done
+	echo "# complete"
+} >"$mod/raw.csv"
+out=$(cd "$mod" && "$R" raw.csv 2>"$tmp/err")
+rc=$?
+check "other kernels only: exits 0" [ $rc -eq 0 ]
+check "other kernels only: says the chart is not drawn" grep -q "no base, patched or limit figures: chart.png not drawn" "$tmp/err"
+check "other kernels only: no chart.png, no chart.log" [ ! -e "$mod/chart.png" -a ! -e "$mod/chart.log" ]
+check "other kernels only: the second table has the mod pair" \
+	grep -q "^tc-matchall n=1 .*6802000" "$mod/report.txt"
+
 # ---- tax% only above the noise ----------------------------------------------
 # rule: tax% prints only if limit - base > 2*sqrt(sd_base^2 + sd_limit^2)
 noise=$tmp/noise
