@@ -16,8 +16,10 @@
 # against limit-mod.
 #
 # BASE=6.12 does the same for the 6.12 series, whose base kernels are
-# upstream 6.12 with its own tc wrapper; there it runs the tc scenarios
-# only, as its series changes only tc so far.
+# upstream 6.12 with its own tc wrapper; there it runs the tc scenarios,
+# forward and qdisc, as its series has tc and the whole path but not yet
+# the nf_tables gate or the egress change (nft-set, egress-bpf), and
+# upstream 6.12 already inlines UDP's compute_score (udp-lookup).
 #
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
 # (upstream 6.12 with its own tc wrapper, with and without retpolines) and
@@ -53,10 +55,10 @@ case ${1:-} in
 		tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
 		;;
 	*)
-		# What the 6.12 series changes so far: tc.  Its base is
-		# upstream's own wrapper.
-		bi=@tc-matchall+tc-mixed
-		tc=@tc-matchall+tc-mixed+tc-cls+tc-act
+		# What the 6.12 series changes so far: tc and the whole path.
+		# Its base is upstream's own wrapper.
+		bi=@tc-matchall+tc-mixed+forward+qdisc
+		tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
 		;;
 	esac
 	extra=(--kernels "base$bi,patched$bi,limit$bi,base-mod=$BUILD/out/um-base-mod/linux$tc,patched-mod=$BUILD/out/um-patched-mod/linux$tc,limit-mod=$BUILD/out/um-limit-mod/linux$tc")

@@ -55,18 +55,17 @@ echo "# disk: $(disk_free) under ${BUILD#"$TOP"/}/ at the start"
 run deps "$TOP/scripts/deps.sh" build qemu check bench
 [ "${STATUS[deps]:-ok}" = ok ] || finish
 
-# What each base's series has, so far, and so what its census checks:
-# 6.1 has the whole path (-x) and the changes inside tc's kinds (-k); the
-# 6.12 series has tc's slots and two of the changes inside the kinds
-# (-k -g flower,mirred: tc's call sites per kind, flower's hash and
-# mirred's transmit), a KUnit suite of the gate and slots but none of
-# tc's ladder (upstream's, which has no test hook: no broken-ladder
-# kernel, that check says "skip", with the reason).  The slot stress
-# checks the dispatch points the series has (STRESS_POINTS; empty: all of
-# them, 6.1's).
+# What each base's series has, and so what its checks run.  Both series
+# have the whole path (the census with -x), the changes inside tc's kinds
+# (-k) and every slot point (STRESS_POINTS empty: all of them); a series
+# that lacks some would name what it has with thunks.sh's -g and
+# slots-stress.sh's -p.  6.12's tc ladder is upstream's, which has no
+# test hook: no broken-ladder kernel, that check says "skip", with the
+# reason.
+THUNKS_ARGS=-x THUNKS_KINDS_ARGS=-k STRESS_POINTS=
 case $KVER in
-6.1) THUNKS_ARGS=-x THUNKS_KINDS_ARGS=-k LADDER_KUNIT=1 STRESS_POINTS= ;;
-*) THUNKS_ARGS=-x THUNKS_KINDS_ARGS="-k -g flower,mirred" LADDER_KUNIT=0 STRESS_POINTS="tc_classify tc_act netdev_xmit qdisc_enqueue nf_hook" ;;
+6.1) LADDER_KUNIT=1 ;;
+*) LADDER_KUNIT=0 ;;
 esac
 
 run tree "$TOP/scripts/tree.sh"
