@@ -197,7 +197,7 @@ check_matrix() (
 	only=$(sed -n 's/^#@ dirs://p' "$f")
 	if [ -n "$only" ]; then
 		# A directory the series does not build in on this base is
-		# left out (6.12's series has no netfilter patch yet); one
+		# left out (a series with no netfilter patch, say); one
 		# that the tree lacks is a typo.
 		keep=
 		for d in $only; do

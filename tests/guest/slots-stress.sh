@@ -38,7 +38,7 @@
 # POINTS (-p, a space-separated list) are the dispatch points the kernel's
 # series has, each checked; by default all of the 6.1 series' (tc_classify,
 # tc_act, tcf_em, netdev_xmit, qdisc_enqueue, nf_hook).  tc's two are
-# required.  For a point left out (the 6.12 series has tc's only) the churn
+# required.  For a point left out (a series without some of them) the churn
 # still runs, through its indirect calls, its slot checks are left out, a
 # comment line says so, and the point must not show up in debugfs (a
 # series that gained it has to say so here).

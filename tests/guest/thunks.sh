@@ -20,7 +20,7 @@
 # -t: with -k, tc's call sites only: the series has none of KIND_GONE's
 #     changes inside the kinds.
 # -g KINDS: with -k, the series has KIND_GONE's changes for these kinds
-#     only (comma-separated; the 6.12 series: flower,mirred); the other
+#     only (comma-separated; for a series that has only some); the other
 #     kinds are checked at tc's call sites only.
 # -x: the kernel has CONFIG_NET_PATH_DIRECT_CALLS (which needs static
 #     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
