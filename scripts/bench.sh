@@ -17,8 +17,8 @@
 #
 # BASE=6.12 does the same for the 6.12 series, whose base kernels are
 # upstream 6.12 with its own tc wrapper; there it runs the tc scenarios,
-# forward and qdisc, as its series has tc and the whole path but not yet
-# the nf_tables gate or the egress change (nft-set, egress-bpf), and
+# forward, qdisc and nft-set, as its series has tc, the whole path and
+# the nf_tables gate but not the egress change (egress-bpf), and
 # upstream 6.12 already inlines UDP's compute_score (udp-lookup).
 #
 # --upstream (make bench-upstream) builds um-upstream and um-upstream-limit
@@ -55,9 +55,9 @@ case ${1:-} in
 		tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
 		;;
 	*)
-		# What the 6.12 series changes so far: tc and the whole path.
-		# Its base is upstream's own wrapper.
-		bi=@tc-matchall+tc-mixed+forward+qdisc
+		# What the 6.12 series changes: tc, the whole path and the
+		# nf_tables gate.  Its base is upstream's own wrapper.
+		bi=@tc-matchall+tc-mixed+nft-set+forward+qdisc
 		tc=@tc-matchall+tc-mixed+forward+qdisc+tc-cls+tc-act
 		;;
 	esac

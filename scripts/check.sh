@@ -134,8 +134,8 @@ run build-x86_64 "$TOP/scripts/build.sh" x86_64
 lane_join
 lane_start qemu_lane
 run audit-x86_64 check_audit build-x86_64 "$BUILD/out/x86_64/vmlinux"
-# One UML kernel: the census one, in the shape distributions build: the
-# scenarios' tc classifiers and actions as modules (configs/tc-modular),
+# One UML kernel: the census one, in the shape distributions build: tc's
+# classifiers and actions as modules (configs/tc-modular),
 # reached through the direct-call slots, which UML has with test patches
 # 0005 (static calls) and 0006 (modules), and with jump labels (0007), as
 # distributions build with JUMP_LABEL=y.  The thunk census then checks

@@ -35,7 +35,8 @@
 #     says) must enter none either way.  Two more cases: qdisc (htb
 #     with an fq_codel leaf on a dummy device) and forward (a router: one
 #     namespace, two veth pairs, IPv4 forwarding, conntrack and an
-#     nftables chain).
+#     nftables chain; nf_tables' call to its counter expression follows
+#     the gate too).
 #     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
@@ -80,6 +81,11 @@ TC_SITES='^(__tcf_classify|tcf_classify|tcf_action_exec)(\.[a-z]+\.[0-9]+)?\+'
 XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
 # netfilter's hook functions, called from nf_hook_slow()
 NF_SITES='^nf_hook_slow\+'
+# nf_tables' expression calls (expr_call_ops_eval(), inlined or not) to
+# the counter expression, which the ladders of both bases name (6.1's
+# has no ct expression: the forward chain's ct match stays indirect there)
+NFT_SITES='^(nft_do_chain|expr_call_ops_eval)(\.[a-z]+\.[0-9]+)?\+'
+NFT_FNS='^nft_counter_eval$'
 # the clock reads (ktime_get() and friends: the clocksource's read)
 CLOCK_SITES='^ktime_get[a-z_]*\+'
 # the qdisc case's enqueue and dequeue functions, wherever they are called
@@ -101,7 +107,7 @@ GONE=
 # and the ones into ip_forward()/ip6_forward(): thunk entries per packet,
 # x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 gone=0 clock=0 backlog=0 c site target key fn
+	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 nft=0 gone=0 clock=0 backlog=0 c site target key fn
 	local -A per
 	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
@@ -127,6 +133,7 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
 		[[ $site =~ $XMIT_SITES ]] && xmit=$((xmit + c))
 		[[ $site =~ $NF_SITES ]] && nf=$((nf + c))
+		[[ $site =~ $NFT_SITES && ${target%%+*} =~ $NFT_FNS ]] && nft=$((nft + c))
 		[[ $site =~ $CLOCK_SITES ]] && clock=$((clock + c))
 		[ -n "$GONE" ] && [[ "$site -> $target" =~ $GONE ]] && gone=$((gone + c))
 		case ${target%%+*} in
@@ -150,6 +157,7 @@ $LINE2" || die "$name: cannot parse pktgen result"
 	FEAT_PER=$((feat * 1000 / COUNT))
 	QDISC_PER=$((qdisc * 1000 / COUNT))
 	NF_PER=$((nf * 1000 / COUNT))
+	NFT_PER=$((nft * 1000 / COUNT))
 	CLOCK_PER=$((clock * 1000 / COUNT))
 	BACKLOG_PER=$((backlog * 1000 / COUNT))
 }
@@ -164,7 +172,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, from nf_tables to its counter $NFT_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -402,6 +410,8 @@ if [ $XMIT = 1 ]; then
 		"gate off: the census sees the netfilter hooks (4 per packet)"
 	check forward "[ \$BACKLOG_PER -ge 990 ] && [ \$BACKLOG_PER -le 1010 ]" \
 		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
+	check forward "[ \$NFT_PER -ge 990 ] && [ \$NFT_PER -le 1010 ]" \
+		"gate off: nf_tables calls the chain's counter expression indirectly (1 per packet)"
 	gate_set on
 	fwd_census "forward [gate on]"
 	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
@@ -409,6 +419,7 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
 	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
 	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
+	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the counter expression directly (its ladder)"
 	nft delete table ip thunkless_census
 	forward_path_del
 fi
