@@ -284,7 +284,10 @@ kind_case() (
 		[ -n "$GONE" ] && check "$name" "[ \$GONE_PER -ge $((KIND_GONE_N[$v] * 990)) ]" \
 			"base: the census sees the kind's own indirect calls that the series removes (${KIND_GONE_N[$v]} per packet)"
 	fi
+	# progress lines, so that a timeout names the step it stopped in
+	echo "# $name: teardown"
 	s_teardown "$v" "$KIND_N"
+	echo "# $name: torn down; its cleanups run as it exits"
 	exit "$nfail"
 )
 
@@ -303,6 +306,7 @@ scenario_variants() {
 
 if [ $KINDS = 1 ]; then
 	for s in tc-cls tc-act; do
+		echo "# $s: reading its variants"
 		scenario_variants "$s"
 		for v in ${VARS//,/ }; do
 			kind_case "$s" "$v"
