@@ -362,9 +362,12 @@ check_slots_stress() (
 )
 
 # census_guest SCRIPT [ARG...]: tests/guest/SCRIPT in the UML census kernel.
+# The scripts print a progress line at least every few seconds, so a
+# console silent for 300 s is a hung guest: it fails then, naming its last
+# line, instead of at the 900 s limit.
 census_guest() (
 	need build-um-census-mod || exit 1
-	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 -- \
+	"$TOP/scripts/run-uml.sh" --kernel "$BUILD/out/um-census-mod/linux" --timeout 900 --idle-timeout 300 -- \
 		bash "$TOP/tests/guest/$1" "${@:2}"
 )
 
