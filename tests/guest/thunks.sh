@@ -133,7 +133,6 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		[[ $site =~ $TC_SITES ]] && tc=$((tc + c))
 		[[ $site =~ $XMIT_SITES ]] && xmit=$((xmit + c))
 		[[ $site =~ $NF_SITES ]] && nf=$((nf + c))
-		[[ $site =~ $NFT_SITES && ${target%%+*} =~ $NFT_FNS ]] && nft=$((nft + c))
 		[[ $site =~ $CLOCK_SITES ]] && clock=$((clock + c))
 		[ -n "$GONE" ] && [[ "$site -> $target" =~ $GONE ]] && gone=$((gone + c))
 		case ${target%%+*} in
@@ -143,6 +142,7 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		esac
 		fn=${target##*] }	# a call from a module: "[mod] fn+off/len"
 		[[ ${fn%%+*} =~ $QDISC_FNS ]] && qdisc=$((qdisc + c))
+		[[ $site =~ $NFT_SITES && ${fn%%+*} =~ $NFT_FNS ]] && nft=$((nft + c))
 	done <"$CENSUS"
 	echo "# $name: $COUNT packets, $(per_pkt "$total") thunk entries per packet, $(per_pkt "$tc") from tc, $(per_pkt "$xmit") from the driver's transmit"
 	for k in "${!per[@]}"; do
