@@ -117,6 +117,15 @@ qemu_lane() {
 	run slots-stress check_slots_stress
 	run harness-guest-qemu check_guest_harness qemu
 	run kselftest-build check_kselftest_build
+	kselftests qemu
+	matrix_pool
+}
+
+# kselftests GUEST: run the lines of $KSELFTESTS for that guest kind: those
+# whose options start with "-K uml" in the UML census kernel, the others
+# in the QEMU guest.
+kselftests() {
+	local kind=$1 path tmo opts k
 	while read -r path tmo opts; do
 		case $path in
 		short) [ $long = 0 ] || continue; read -r path tmo opts <<<"$tmo $opts" ;;
@@ -124,9 +133,14 @@ qemu_lane() {
 		esac
 		case $path in '' | '#'* | build) continue ;; esac
 		eval "args=($opts)"
+		k=qemu
+		[ "${args[0]:-}" != -K ] || k=${args[1]:-}
+		# a bad kind runs with the QEMU ones, where check_kselftest
+		# fails it by name
+		case $k in uml | qemu) ;; *) k=qemu ;; esac
+		[ "$k" = "$kind" ] || continue
 		run "kselftest-$(basename "$path" .sh)" check_kselftest "$path" "$tmo" "${args[@]}"
 	done < <([ -z "$KSELFTESTS" ] || cat "$KSELFTESTS")
-	matrix_pool
 }
 
 lane_start prep_lane
@@ -180,4 +194,9 @@ if [ $long = 1 ]; then
 	run slots-stress-debug check_slots_stress x86_64-debug
 fi
 matrix_pool
+# The selftests that run in the UML census kernel (-K uml in
+# $KSELFTESTS) need build-um-census-mod, this line's, and the lane's
+# kselftest-build: after the lane.
+lane_join
+kselftests uml
 finish

@@ -16,6 +16,20 @@ else
 	fails=$((fails + 1))
 fi
 expect_ok "exit status 0" "${R[@]}" --timeout 120 -- true
+# kselftest.sh -s: a direct-call slot must hold the named function after
+# the run (the loopback device's transmit takes one at boot, 0017).
+K=(bash "$TOP/tests/guest/kselftest.sh")
+expect_ok "kselftest.sh -s: loopback_xmit in a transmit slot" "${R[@]}" --timeout 120 -- \
+	"${K[@]}" -s '^netdev_xmit [0-9]+ [0-9]+ loopback_xmit' -- /bin/sh -c 'echo "ok 1 - x"'
+"${R[@]}" --timeout 120 -- "${K[@]}" -s '^netdev_xmit [0-9]+ [0-9]+ nosuch_xmit' -- \
+	/bin/sh -c 'echo "ok 1 - x"' >"$TMP/o" 2>"$TMP/e"
+rc=$?
+if [ $rc != 0 ] && grep -q "no direct-call slot matches" "$TMP/o"; then
+	echo "ok - kselftest.sh -s: a function in no slot fails the run"
+else
+	echo "not ok - kselftest.sh -s: wanted a failure naming the missing slot, got exit $rc"
+	fails=$((fails + 1))
+fi
 expect_fail "panic" "guest kernel failure: .*Kernel panic" \
 	"${R[@]}" --timeout 120 -- bash -c 'echo c >/proc/sysrq-trigger; sleep 60'
 expect_fail "hang" "guest timed out after 20s; last line: " \

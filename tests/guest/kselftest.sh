@@ -3,7 +3,7 @@
 # Runs inside the guest: one selftest, once per direct-calls gate state.
 #
 #   kselftest.sh [-g "on off"] [-o REGEX] [-m MIN] [-f REGEX] [-e VAR=VALUE]
-#                [-n] -- PROG [ARG...]
+#                [-n] [-s REGEX] -- PROG [ARG...]
 #
 # -g  gate states to run PROG under (net.core.direct_calls); "-" leaves
 #     the gate alone (the test sets it itself).
@@ -15,12 +15,17 @@
 # -n  run PROG in a new network namespace each time (loopback up), so that
 #     sockets an earlier run left behind (TCP TIME_WAIT on a fixed port)
 #     cannot make the next run's bind() fail.
+# -s  after each run, a line of /sys/kernel/debug/net_direct_calls must
+#     match REGEX: the module function the test exercised (an fq qdisc's
+#     enqueue, say) held a direct-call slot, so the gate-on run went
+#     through it.
 # Exit 0 when every run exited 0 with at least MIN passes and no failure
 # line, 4 when PROG reported a skip (exit 4) for every run, 1 otherwise.
 set -u
 GATE=/proc/sys/net/core/direct_calls
 GATE_ACTIVE=/proc/sys/net/core/direct_calls_active
-modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns=
+SLOTS=/sys/kernel/debug/net_direct_calls
+modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns= slotre=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-g) modes=$2; shift 2 ;;
@@ -29,12 +34,17 @@ while [ $# -gt 0 ]; do
 	-f) failre=$2; shift 2 ;;
 	-e) export "${2?}"; shift 2 ;;
 	-n) netns=1; shift ;;
+	-s) slotre=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "kselftest: unknown option '$1'"; exit 1 ;;
 	esac
 done
 [ $# -ge 1 ] || { echo "kselftest: no program given"; exit 1; }
 [ -e "$1" ] || { echo "kselftest: no such program: $1"; exit 1; }
+if [ -n "$slotre" ] && [ ! -r "$SLOTS" ]; then
+	mountpoint -q /sys/kernel/debug || mount -t debugfs none /sys/kernel/debug 2>/dev/null
+	[ -r "$SLOTS" ] || { echo "kselftest: -s: no $SLOTS (the kernel lacks the slots or debugfs)"; exit 1; }
+fi
 
 saved=
 [ -w "$GATE" ] && saved=$(cat "$GATE")
@@ -74,6 +84,10 @@ for m in $modes; do
 		rc=1
 	elif [ "$nok" -lt "$min" ]; then
 		echo "kselftest: $tag FAILED: only $nok passed subtests, $min expected"
+		rc=1
+	elif [ -n "$slotre" ] && ! grep -qE "$slotre" "$SLOTS"; then
+		echo "kselftest: $tag FAILED: no direct-call slot matches '$slotre':"
+		sed 's/^/kselftest:   /' "$SLOTS"
 		rc=1
 	else
 		echo "kselftest: $tag passed ($nok passed subtests)"
