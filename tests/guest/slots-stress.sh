@@ -171,6 +171,19 @@ qdisc_set() {
 qdisc_set htb || die "cannot add htb with an fq_codel leaf to sdev2"
 has_point qdisc_enqueue && check "htb_enqueue has a qdisc_enqueue slot while htb is in use" \
 	"$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes
+# A qdisc kind takes its slots when its first qdisc is created, not when
+# it registers: blackhole and bfifo are built in and registered at boot,
+# and nothing has created one yet.  A bfifo on a device of its own then
+# takes a slot (bfifo is built in, so it keeps it).
+if has_point qdisc_enqueue; then
+	check "blackhole_enqueue slot, no blackhole qdisc created" "$(slot_of blackhole_enqueue)" none
+	check "bfifo_enqueue slot before the first bfifo" "$(slot_of bfifo_enqueue)" none
+	ip link add sdev3 type dummy || die "cannot create sdev3"
+	tc qdisc replace dev sdev3 root bfifo || die "cannot make bfifo sdev3's root qdisc"
+	check "bfifo_enqueue has a slot once a bfifo exists" \
+		"$( [ "$(slot_of bfifo_enqueue)" != none ] && echo yes)" yes
+	ip link del sdev3
+fi
 
 # The router, the forward scenario's (forward_path): packets sent on
 # veth fwa arrive on its peer fwb and are forwarded to 198.18.2.2 out of
