@@ -17,6 +17,10 @@
 # one-line reason go to stderr.  The watchdog kills the guest's whole
 # process group (UML's host processes, or QEMU) and says
 #   guest made no progress for Ss; last line: <last console line>
+# A UML guest first shows its blocked tasks' stacks and its timers
+# through its management console ("sysrq w", "sysrq q";
+# scripts/mconsole.py): they go to stderr before
+# that line, so that a hang says where it is stuck.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 prog=run-guest
@@ -58,7 +62,11 @@ kernel=$(realpath "$kernel")
 mkdir -p "$BUILD/jobs"
 job=$(mktemp -d "$BUILD/jobs/job.XXXXXX")
 watcher=
-trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; rm -rf "$job"' EXIT
+# UML's management console socket: a short path of its own (a socket's
+# path is at most 107 bytes, and the job's directory may be deep).
+umldir=
+[ "$kind" != uml ] || umldir=$(mktemp -d /tmp/thunkless-uml.XXXXXX)
+trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; rm -rf "$job" ${umldir:+"$umldir"}' EXIT
 mkdir "$job/out"
 {
 	echo '#!/bin/bash'
@@ -112,13 +120,14 @@ qemu)
 	;;
 uml)
 	run=("$kernel" "mem=${mem}M" rootfstype=hostfs rootflags=/ con=null "con0=null,fd:1"
-		$cmdline)
+		"uml_dir=$umldir" umid=guest $cmdline)
 	;;
 esac
 
 # idle_watch: the progress watchdog, run in the background.  Once a second
 # it compares the console log's size with the last one seen; after $idle
-# seconds without growth it records the fact in $job/idle and kills the
+# seconds without growth it records the fact and the console's size in
+# $job/idle, has a UML guest show its blocked tasks (dump_tasks), and kills the
 # guest's process group: "timeout" makes itself the leader of a new group,
 # so that is timeout and UML's host processes, or QEMU.  It ends
 # when the guest does, or when the job directory is gone.
@@ -133,13 +142,42 @@ idle_watch() {
 			last=$size
 			since=$SECONDS
 		elif [ -n "$pid" ] && [ $((SECONDS - since)) -ge "$idle" ]; then
-			echo "$idle" >"$job/idle"
+			echo "$idle $size" >"$job/idle"
+			[ "$kind" != uml ] || dump_tasks
 			# through timeout, which passes the signal on to the guest
 			# and kills it 10 s later if need be: a KILL of the group
 			# left UML's host processes holding the console pipe.
 			kill -TERM "$pid" 2>/dev/null
 			return 0
 		fi
+	done
+}
+
+# dump_tasks: a stalled UML guest prints on its console the stacks of its
+# blocked tasks (sysrq w: uninterruptible and killable sleeps) and its
+# clock and pending timers (sysrq q: a stopped clock shows), at console
+# log level 8 (sched_show_task() prints at KERN_INFO), through the
+# management console, which UML serves from its interrupt handler.  Not
+# sysrq t: UML 6.1 panics ("Segfault with no mm") walking an idle kernel
+# thread's stack; nor p: UML has no registers to show there (all zero),
+# and the guest printed nothing more after it.  It waits until the console has been quiet for 2 s (at most
+# 20 s).  A guest that does not answer (interrupts off, or its host
+# process stopped) says so in $job/mconsole.
+dump_tasks() {
+	local sock=$umldir/guest/mconsole size last=-1 quiet=0 i
+	if [ ! -S "$sock" ]; then
+		echo "no management console socket at $sock" >"$job/mconsole"
+		return 0
+	fi
+	if ! timeout -k 5 30 python3 "$TOP/scripts/mconsole.py" "$sock" "sysrq 8" "sysrq w" "sysrq q" \
+		>/dev/null 2>"$job/mconsole"; then
+		echo "(the management console did not answer)" >>"$job/mconsole"
+		return 0
+	fi
+	for ((i = 0; i < 20 && quiet < 2; i++)); do
+		sleep 1
+		size=$(stat -c %s "$job/console.log" 2>/dev/null) || size=0
+		if [ "$size" = "$last" ]; then quiet=$((quiet + 1)); else quiet=0 last=$size; fi
 	done
 }
 
@@ -173,11 +211,26 @@ tail_console() {
 	tr -d '\r' <"$job/console.log" | tail -n "${1:-40}" >&2
 	echo "----" >&2
 }
+# After a stall, the console as it was when the watchdog fired: the task
+# dump that followed is shown apart.
+if [ -e "$job/idle" ]; then
+	read -r _ isize <"$job/idle" || isize=
+	if [ -n "$isize" ]; then
+		tail -c +"$((isize + 1))" "$job/console.log" >"$job/tasks"
+		truncate -s "$isize" "$job/console.log"
+	fi
+fi
 oops=$(tr -d '\r' <"$job/console.log" | grep -m1 -E \
 	'Kernel panic|BUG:|Oops|general protection fault|WARNING:|INFO: task .* blocked for|soft lockup|hard LOCKUP|RCU stall|UBSAN:|KASAN:|segfault at' || true)
 # (a guest that ended by itself as the watchdog fired was not idle)
 if [ -e "$job/idle" ]; then
 	tail_console
+	if [ -s "$job/tasks" ] || [ -s "$job/mconsole" ]; then
+		echo "---- the guest's blocked tasks and timers when it stalled (sysrq w, q) ----" >&2
+		cat "$job/mconsole" 2>/dev/null >&2
+		tr -d '\r\0' <"$job/tasks" >&2
+		echo "----" >&2
+	fi
 	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
 	die "guest made no progress for ${idle}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
 fi

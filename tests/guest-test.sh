@@ -36,6 +36,19 @@ expect_fail "hang" "guest timed out after 20s; last line: " \
 	"${R[@]}" --timeout 20 -- bash -c 'echo about-to-hang; sleep 600'
 expect_fail "silent guest" "guest made no progress for 10s; last line: " \
 	"${R[@]}" --timeout 120 --idle-timeout 10 -- bash -c 'echo going-quiet; sleep 600'
+# UML: the watchdog has the guest show its blocked tasks first, apart from
+# the console's tail (whose last line stays the guest's own)
+if [ "$kind" = uml ]; then
+	if grep -v '^\s*$' "$TMP/err" | tail -n1 | grep -q 'last line: going-quiet$' &&
+		grep -q '^sysrq: Show Blocked State' "$TMP/err" &&
+		grep -q '^now at [0-9]* nsecs' "$TMP/err" &&
+		grep -q "^---- the guest's blocked tasks and timers when it stalled" "$TMP/err"; then
+		echo "ok - silent guest: its blocked tasks and timers are shown (sysrq w, q through the management console)"
+	else
+		echo "not ok - silent guest: no 'Show Blocked State' and timer dump on stderr, or the last line is not the guest's"
+		fails=$((fails + 1))
+	fi
+fi
 expect_fail "missing kernel" "no kernel at" \
 	"$S/run-$kind.sh" --kernel "$TMP/nope" -- true
 expect_fail "bad timeout" "bad --timeout" \
