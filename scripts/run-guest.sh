@@ -211,9 +211,9 @@ tail_console() {
 	tr -d '\r' <"$job/console.log" | tail -n "${1:-40}" >&2
 	echo "----" >&2
 }
-# After a stall, the console as it was when the watchdog fired: the task
-# dump that followed is shown apart.
-if [ -e "$job/idle" ]; then
+# After a UML guest's stall, the console as it was when the watchdog
+# fired: the task dump that followed is shown apart.
+if [ -e "$job/idle" ] && [ "$kind" = uml ]; then
 	read -r _ isize <"$job/idle" || isize=
 	if [ -n "$isize" ]; then
 		tail -c +"$((isize + 1))" "$job/console.log" >"$job/tasks"
