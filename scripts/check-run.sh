@@ -29,10 +29,26 @@ run() {
 	report "$name" "$rc" "$s"
 }
 
-# record NAME RC: what need() sees of a test that ran.
+# record NAME RC: what need() sees of a test that ran, and what
+# lane_await() sees of it in the other line ($LOGS/.done/NAME).
 record() {
 	case $2 in 0) STATUS[$1]=ok ;; 4) STATUS[$1]=skip ;; *) STATUS[$1]=fail ;; esac
+	mkdir -p "$LOGS/.done" && echo "${STATUS[$1]}" >"$LOGS/.done/$1"
 }
+
+# lane_await NAME: in the lane, wait until the main line has run NAME
+# (a build the lane's next tests need), and take its result for need().
+# If the main line ends without running it (--only), the wait ends too,
+# and need() then fails those tests by name.
+lane_await() {
+	while [ ! -e "$LOGS/.done/$1" ] && [ ! -e "$LOGS/.done/.main-end" ]; do
+		sleep 2
+	done
+	[ ! -e "$LOGS/.done/$1" ] || STATUS[$1]=$(cat "$LOGS/.done/$1")
+}
+
+# done_yet NAME: whether NAME has run, in either line.
+done_yet() { [ -e "$LOGS/.done/$1" ]; }
 
 # report NAME RC SECONDS: the TAP line of a test that ran.
 report() {
@@ -116,6 +132,7 @@ pool_run() {
 }
 
 finish() {
+	mkdir -p "$LOGS/.done" && : >"$LOGS/.done/.main-end"
 	lane_join
 	if [ $n -eq 0 ]; then
 		# make check without BASE: another base may have the tests

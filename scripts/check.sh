@@ -99,18 +99,24 @@ prep_lane() {
 # it when they are done with their own tests (pool_run, check-run.sh), the
 # longest first, so that neither leaves a core idle while the other still
 # has builds to run.
+# matrix_pool [NAME]: with NAME, the lane stops taking from it once the
+# main line has run NAME.
 matrix_pool() {
 	local v
 	for v in no-retpoline off no-cls-act no-cls modules some-builtin; do
+		[ -z "${1:-}" ] || ! done_yet "$1" || return 0
 		pool_run "matrix-$v" check_matrix "$v"
 	done
 }
 
 # The x86_64 guest's tests need build-x86_64 alone, and each keeps one
 # core busy under TCG: they run in a lane (check-run.sh) beside the builds
-# below, which leave a core idle whenever they link or configure, and then
-# take from the matrix.  Their lines print, numbered, at the end; "# lane:"
-# lines show their progress.
+# below, which leave a core idle whenever they link or configure.  Then
+# the lane takes from the matrix until the main line has built the UML
+# census kernel, runs the kselftests that run in it (-K uml in
+# $KSELFTESTS: natively, about four times as fast as under TCG), and
+# takes from the matrix again.  Their lines print, numbered, at the end;
+# "# lane:" lines show their progress.
 qemu_lane() {
 	run boot-qemu check_boot qemu
 	run kunit check_kunit
@@ -118,6 +124,9 @@ qemu_lane() {
 	run harness-guest-qemu check_guest_harness qemu
 	run kselftest-build check_kselftest_build
 	kselftests qemu
+	matrix_pool build-um-census-mod
+	lane_await build-um-census-mod
+	kselftests uml
 	matrix_pool
 }
 
@@ -194,9 +203,4 @@ if [ $long = 1 ]; then
 	run slots-stress-debug check_slots_stress x86_64-debug
 fi
 matrix_pool
-# The selftests that run in the UML census kernel (-K uml in
-# $KSELFTESTS) need build-um-census-mod, this line's, and the lane's
-# kselftest-build: after the lane.
-lane_join
-kselftests uml
 finish

@@ -124,6 +124,39 @@ else
 	fails=$((fails + 1))
 fi
 
+# lane_await: the lane waits for a main-line test and takes its result;
+# one the main line never runs (--only) ends the wait at the main line's
+# end, and need() then fails what depends on it.
+{ mini_head await; cat <<EOF
+built() { need main-build && [ -e $TMP/await-built ]; }
+lane_body() {
+	lane_await main-build
+	run lane-after-build built
+	lane_await main-never
+	run lane-needs-never need main-never
+}
+lane_start lane_body
+run main-build bash -c 'sleep 3; touch $TMP/await-built'
+run main-failed false
+finish
+EOF
+} >"$TMP/mini-await.sh"
+out=$(timeout 60 bash "$TMP/mini-await.sh")
+rc=$?
+got=$(grep -vE '^#' <<<"$out" | sed -E 's/\([0-9]+s\)/(*s)/')
+want="ok 1 - main-build (*s)
+not ok 2 - main-failed (*s): exit 1
+ok 3 - lane-after-build (*s)
+not ok 4 - lane-needs-never (*s): prerequisite 'main-never' did not pass
+2 passed, 2 failed, 0 skipped"
+if [ $rc = 1 ] && [ "$got" = "$want" ]; then
+	echo "ok - the lane waits for a main-line build, and not for one that never runs"
+else
+	echo "not ok - lane_await: exit $rc, got:"
+	echo "$out"
+	fails=$((fails + 1))
+fi
+
 # A full disk: the failing test's line names it, whatever its last line.
 { mini_head full; cat <<EOF
 run full bash -c 'echo "cp: error writing x: No space left on device"; echo "make: *** [all] Error 1"; exit 2'
