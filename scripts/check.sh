@@ -114,7 +114,7 @@ matrix_pool() {
 # below, which leave a core idle whenever they link or configure.  Then
 # the lane takes from the matrix until the main line has built the UML
 # census kernel, runs the kselftests that run in it (-K uml in
-# $KSELFTESTS: natively, about four times as fast as under TCG), and
+# $KSELFTESTS: natively, two to four times as fast as under TCG), and
 # takes from the matrix again.  Their lines print, numbered, at the end;
 # "# lane:" lines show their progress.
 qemu_lane() {
