@@ -7,6 +7,9 @@
 npass=0 nfail=0 nskip=0 n=0
 T0=$(date +%s)
 declare -A STATUS
+# Each test's result as a file, for the other line (lane_await below).
+DONE=$LOGS/.done
+mkdir -p "$DONE"
 
 # run NAME CMD...: one test.  Exit 0 passes, 4 skips, anything else fails;
 # the last line of the output is the reason shown.  Inside a lane (below)
@@ -30,10 +33,10 @@ run() {
 }
 
 # record NAME RC: what need() sees of a test that ran, and what
-# lane_await() sees of it in the other line ($LOGS/.done/NAME).
+# lane_await() sees of it in the other line ($DONE/NAME).
 record() {
 	case $2 in 0) STATUS[$1]=ok ;; 4) STATUS[$1]=skip ;; *) STATUS[$1]=fail ;; esac
-	mkdir -p "$LOGS/.done" && echo "${STATUS[$1]}" >"$LOGS/.done/$1"
+	echo "${STATUS[$1]}" >"$DONE/$1"
 }
 
 # lane_await NAME: in the lane, wait until the main line has run NAME
@@ -41,14 +44,14 @@ record() {
 # If the main line ends without running it (--only), the wait ends too,
 # and need() then fails those tests by name.
 lane_await() {
-	while [ ! -e "$LOGS/.done/$1" ] && [ ! -e "$LOGS/.done/.main-end" ]; do
+	while ! done_yet "$1" && [ ! -e "$DONE/.main-end" ]; do
 		sleep 2
 	done
-	[ ! -e "$LOGS/.done/$1" ] || STATUS[$1]=$(cat "$LOGS/.done/$1")
+	! done_yet "$1" || STATUS[$1]=$(cat "$DONE/$1")
 }
 
 # done_yet NAME: whether NAME has run, in either line.
-done_yet() { [ -e "$LOGS/.done/$1" ]; }
+done_yet() { [ -e "$DONE/$1" ]; }
 
 # report NAME RC SECONDS: the TAP line of a test that ran.
 report() {
@@ -132,7 +135,7 @@ pool_run() {
 }
 
 finish() {
-	mkdir -p "$LOGS/.done" && : >"$LOGS/.done/.main-end"
+	: >"$DONE/.main-end"
 	lane_join
 	if [ $n -eq 0 ]; then
 		# make check without BASE: another base may have the tests

@@ -46,6 +46,20 @@ EOF
 	bash "$TMP/mini-$mode.sh"
 }
 
+# tap_is WHAT RC WANT_RC WANT: check.sh's output $out (exit RC) is the TAP
+# lines WANT, the "#" lines left out and each test's seconds as "*".
+tap_is() {
+	local got
+	got=$(grep -vE '^#' <<<"$out" | sed -E 's/\([0-9]+s\)/(*s)/')
+	if [ "$2" = "$3" ] && [ "$got" = "$4" ]; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: exit $2, got:"
+		echo "$out"
+		fails=$((fails + 1))
+	fi
+}
+
 out=$(mini ok)
 rc=$?
 want="ok 1 - main-a (*s)
@@ -56,14 +70,7 @@ not ok 5 - lane-b (*s): lane-b-reason
 ok 6 - lane-need (*s)
 ok 7 - lane-skip # SKIP not-here (*s)
 5 passed, 1 failed, 1 skipped"
-got=$(grep -vE '^#' <<<"$out" | sed -E 's/\([0-9]+s\)/(*s)/')
-if [ $rc = 1 ] && [ "$got" = "$want" ]; then
-	echo "ok - the lane's tests overlap the main line and are numbered after it"
-else
-	echo "not ok - exit $rc, got:"
-	echo "$out"
-	fails=$((fails + 1))
-fi
+tap_is "the lane's tests overlap the main line and are numbered after it" $rc 1 "$want"
 
 out=$(mini die)
 rc=$?
@@ -143,19 +150,12 @@ EOF
 } >"$TMP/mini-await.sh"
 out=$(timeout 60 bash "$TMP/mini-await.sh")
 rc=$?
-got=$(grep -vE '^#' <<<"$out" | sed -E 's/\([0-9]+s\)/(*s)/')
 want="ok 1 - main-build (*s)
 not ok 2 - main-failed (*s): exit 1
 ok 3 - lane-after-build (*s)
 not ok 4 - lane-needs-never (*s): prerequisite 'main-never' did not pass
 2 passed, 2 failed, 0 skipped"
-if [ $rc = 1 ] && [ "$got" = "$want" ]; then
-	echo "ok - the lane waits for a main-line build, and not for one that never runs"
-else
-	echo "not ok - lane_await: exit $rc, got:"
-	echo "$out"
-	fails=$((fails + 1))
-fi
+tap_is "the lane waits for a main-line build, and not for one that never runs" $rc 1 "$want"
 
 # A full disk: the failing test's line names it, whatever its last line.
 { mini_head full; cat <<EOF
