@@ -113,9 +113,9 @@ matrix_pool() {
 # core busy under TCG: they run in a lane (check-run.sh) beside the builds
 # below, which leave a core idle whenever they link or configure.  Then
 # the lane takes from the matrix until the main line has built the UML
-# census kernel, runs the kselftests that run in it (-K uml in
-# $KSELFTESTS: natively, two to four times as fast as under TCG), and
-# takes from the matrix again.  Their lines print, numbered, at the end;
+# census kernel, runs slots-stress.sh and the kselftests (-K uml in
+# $KSELFTESTS) in it, natively, two to four times as fast as under TCG,
+# and takes from the matrix again.  Their lines print, numbered, at the end;
 # "# lane:" lines show their progress.
 qemu_lane() {
 	run boot-qemu check_boot qemu
@@ -126,6 +126,7 @@ qemu_lane() {
 	kselftests qemu
 	matrix_pool build-um-census-mod
 	lane_await build-um-census-mod
+	run slots-stress-uml check_slots_stress_uml
 	kselftests uml
 	matrix_pool
 }

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside a guest whose kernel builds part of tc as modules
-# (configs/tc-modules.config) and has direct-call slots
-# (CONFIG_NET_DIRECT_CALL_SLOTS): loads and unloads classifier and action
+# (configs/tc-modules.config: the x86_64 guest) or all of it
+# (configs/tc-modular.config: the UML census kernel) and has direct-call
+# slots (CONFIG_NET_DIRECT_CALL_SLOTS): loads and unloads classifier and action
 # modules in a loop while pktgen sends through filters that use other
 # modules, with the gate on.
 #
@@ -134,13 +135,21 @@ tc filter add dev sdev0 egress pref 1 protocol ip basic \
 	action tunnel_key unset pipe \
 	action gact continue ||
 	die "cannot add the stable filter (cls_basic and seven action modules)"
+# The kernel's shape: gact (and matchall) are built in where tc's ladder
+# has them (the x86_64 guest, configs/tc-modules) and modules where every
+# kind is one (the UML census kernel, configs/tc-modular).  A modular gact
+# loads last, with the stable filter's last action, and finds no slot.
+is_module() { grep -q "^$1 " /proc/modules; }
+gact_misses=0
+is_module act_gact && gact_misses=1
 check "tc_act slots in use with ten action modules loaded" "$(used tc_act)" 8
-check "tc_act registrations left without a slot" "$(( $(misses tc_act) - m0 ))" 2
+check "tc_act registrations left without a slot" "$(( $(misses tc_act) - m0 ))" $((2 + gact_misses))
 for f in tcf_simp_act tcf_mpls_act tcf_gate_act tcf_nat_act tcf_skbmod_act tcf_ctinfo_act tcf_connmark_act tcf_sample_act; do
 	[ "$(slot_of "$f")" != none ] || fail "$f has no slot"
 done
 check "tcf_vlan_act slot (loaded ninth)" "$(slot_of tcf_vlan_act)" none
 check "tunnel_key_act slot (loaded tenth)" "$(slot_of tunnel_key_act)" none
+[ $gact_misses = 0 ] || check "tcf_gact_act slot (a module, loaded eleventh)" "$(slot_of tcf_gact_act)" none
 [ "$(slot_of basic_classify)" != none ] && ok "basic_classify has a slot" || fail "basic_classify has no slot"
 
 # 2. Reuse: the idle modules go, and the next action module to load takes
@@ -327,6 +336,10 @@ tc filter del dev sdev0 egress pref 1
 for d in sdev0 sdev1 sdev2; do ip link del "$d"; done
 pg kpktgend_0 rem_device_all
 unload cls_basic act_nat act_skbmod act_ctinfo act_connmark act_sample act_vlan act_tunnel_key
+# the idle filter's matchall and every filter's gact, where they are modules
+for m in cls_matchall act_gact; do
+	! is_module $m || unload $m
+done
 check "tc_act slots in use at the end" "$(used tc_act)" 0
 check "tc_classify slots in use at the end" "$(used tc_classify)" 0
 # A point joins the debugfs list when its first user registers, and each
