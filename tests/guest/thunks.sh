@@ -26,10 +26,12 @@
 #     calls): it calls the drivers' ndo_start_xmit, the qdiscs' enqueue
 #     and dequeue and netfilter's hook functions through direct-call
 #     slots, skips passthru_features_check() and calls ip_forward()
-#     directly from dst_input() and process_backlog() from __napi_poll().
+#     directly from dst_input(), process_backlog() from __napi_poll() and
+#     net_rx_action() from the softirq core.
 #     With the gate on, no thunk may be entered from the transmit call
 #     site or nf_hook_slow(), nor to reach a qdisc's enqueue or dequeue,
-#     passthru_features_check(), ip_forward() or process_backlog(); with
+#     passthru_features_check(), ip_forward(), process_backlog() or
+#     net_rx_action(); with
 #     it off the census must see them all.  Clock reads (ktime_get():
 #     the clocksource's read, direct with retpolines whatever the gate
 #     says) must enter none either way.  Two more cases: qdisc (htb
@@ -107,7 +109,7 @@ GONE=
 # and the ones into ip_forward()/ip6_forward(): thunk entries per packet,
 # x1000) and prints the table.
 census() {
-	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 nft=0 gone=0 clock=0 backlog=0 c site target key fn
+	local name=$1 tx0 tx1 total=0 tc=0 xmit=0 fwd=0 feat=0 qdisc=0 nf=0 nft=0 gone=0 clock=0 backlog=0 sirq=0 c site target key fn
 	local -A per
 	echo "# $name: warm-up, then $COUNT packets"
 	pg_run $((COUNT / 10))
@@ -139,6 +141,7 @@ $LINE2" || die "$name: cannot parse pktgen result"
 		ip_forward | ip6_forward) fwd=$((fwd + c)) ;;
 		passthru_features_check) feat=$((feat + c)) ;;
 		process_backlog) backlog=$((backlog + c)) ;;
+		net_rx_action | net_tx_action) sirq=$((sirq + c)) ;;
 		esac
 		fn=${target##*] }	# a call from a module: "[mod] fn+off/len"
 		[[ ${fn%%+*} =~ $QDISC_FNS ]] && qdisc=$((qdisc + c))
@@ -160,6 +163,7 @@ $LINE2" || die "$name: cannot parse pktgen result"
 	NFT_PER=$((nft * 1000 / COUNT))
 	CLOCK_PER=$((clock * 1000 / COUNT))
 	BACKLOG_PER=$((backlog * 1000 / COUNT))
+	SIRQ_PER=$((sirq * 1000 / COUNT))
 }
 
 # per_pkt N: N / COUNT with three decimals
@@ -172,7 +176,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, from nf_tables to its counter $NFT_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, from nf_tables to its counter $NFT_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER, to the networking softirq $SIRQ_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -216,7 +220,7 @@ declare -A KIND_GONE=(
 	[basic]='^__tcf_em_tree_match\+'			# the ematch's match()
 	[mirred]='-> (\[[a-z0-9_]+\] )?dev_queue_xmit\+'	# tcf_dev_queue_xmit()
 	[police]='^ktime_get[a-z_]*\+'				# the clocksource's read
-	[route]='-> (\[[a-z0-9_]+\] )?process_backlog\+'	# __napi_poll(), veth's rx
+	[route]='-> (\[[a-z0-9_]+\] )?(process_backlog|net_rx_action)\+'	# __napi_poll(), the softirq core
 )
 [ $TC_ONLY = 0 ] || KIND_GONE=()
 if [ -n "$GONE_ONLY" ]; then
@@ -227,7 +231,7 @@ if [ -n "$GONE_ONLY" ]; then
 		[[ ",$GONE_ONLY," == *",$k,"* ]] || unset "KIND_GONE[$k]"
 	done
 fi
-declare -A KIND_GONE_N=([flower]=$KIND_N [basic]=$KIND_N [mirred]=$KIND_N [police]=$KIND_N [route]=1)
+declare -A KIND_GONE_N=([flower]=$KIND_N [basic]=$KIND_N [mirred]=$KIND_N [police]=$KIND_N [route]=2)
 declare -A KIND_GATED=([basic]=1 [route]=1)
 
 # kind_calls SCENARIO VARIANT: sets CALLS, tc's indirect calls per packet
@@ -414,6 +418,8 @@ if [ $XMIT = 1 ]; then
 		"gate off: the census sees the netfilter hooks (4 per packet)"
 	check forward "[ \$BACKLOG_PER -ge 990 ] && [ \$BACKLOG_PER -le 1010 ]" \
 		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
+	check forward "[ \$SIRQ_PER -ge 990 ] && [ \$SIRQ_PER -le 1010 ]" \
+		"gate off: the census sees the softirq core's call to net_rx_action() (1 per packet, as for the backlog)"
 	check forward "[ \$NFT_PER -ge 990 ] && [ \$NFT_PER -le 1010 ]" \
 		"gate off: nf_tables calls the chain's counter expression indirectly (1 per packet)"
 	gate_set on
@@ -423,6 +429,7 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
 	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
 	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
+	check forward "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
 	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the counter expression directly (its ladder)"
 	nft delete table ip thunkless_census
 	forward_path_del
