@@ -103,15 +103,26 @@ check_checkpatch() (
 	[ $rc -eq 0 ] || die "checkpatch --strict: $(grep -m1 -E '(^|: )(ERROR|WARNING|CHECK):' <<<"$out")"
 )
 
-# Directories the series builds code in (a touched header is caught through
-# the directories that include it).
+# What the series builds code in: each directory under net/ and drivers/
+# where it changes a C file, whole, so that a touched header is caught
+# through the files there that include it; elsewhere (kernel/, lib/,
+# arch/: single files on the fast path, such as the softirq core's or
+# rhashtable's) the objects of the files it changes, alone, as those
+# directories hold much that no networking header reaches, and the bisect
+# and the matrix would rebuild it at every step that changes a header.
 series_dirs() {
-	local d dirs=
-	for d in $(tgit diff --name-only "base..$APPLIED" -- '*.c' | xargs -r -n1 dirname | sort -u); do
-		case $d in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
-		dirs="$dirs $d/"
+	local f d dirs=
+	for f in $(tgit diff --name-only "base..$APPLIED" -- '*.c'); do
+		d=$(dirname "$f")
+		case $d in
+		tools/* | Documentation/* | scripts/* | samples/*) continue ;;
+		net | net/* | drivers/*) dirs="$dirs $d/" ;;
+		*) dirs="$dirs ${f%.c}.o" ;;
+		esac
 	done
-	echo "${dirs:- net/sched/}"
+	# shellcheck disable=SC2086 # one word per line
+	[ -z "$dirs" ] || dirs=$(printf '%s\n' $dirs | sort -u | tr '\n' ' ')
+	echo " ${dirs:-net/sched/}"
 }
 
 # warnings_in_series LOG: the compiler warnings in a build log that point
@@ -178,7 +189,9 @@ check_bisect() (
 	seed_out "$wt" "$out"
 	git -C "$wt" log --oneline -1
 	dirs=
-	for d in $(series_dirs); do [ -d "$wt/$d" ] && dirs="$dirs $d"; done
+	for d in $(series_dirs); do
+		[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && dirs="$dirs $d"
+	done
 	SRC=$wt OUT=$out TARGETS="${dirs:-net/sched/}" CONFIG_NOVERIFY="thunkless slots thunkless-path kunit" \
 		"$TOP/scripts/build.sh" x86_64 || exit 1
 	no_series_warnings "$out/build.log"
