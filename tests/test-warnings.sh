@@ -42,4 +42,22 @@ out=$(warnings_in_series "$log")
 	{ echo "not ok - expected 2 series warnings, got: $out"; fails=$((fails + 1)); }
 expect_fail "no_series_warnings fails on them" "2 compiler warnings in the series' files" \
 	bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; TREE='$TMP/apply' APPLIED=HEAD; no_series_warnings '$log'"
+
+# series_dirs: what the bisect steps and the matrix variants build.  A
+# directory under net/ or drivers/ whole, a file elsewhere as its object,
+# each once, and no selftest or script.
+# (check-lib.sh has its own $APPLY.)
+t=$TMP/apply
+mkdir -p "$t/kernel" "$t/lib" "$t/drivers/net" "$t/tools/testing" "$t/net/sched/x"
+for f in kernel/softirq.c lib/rhashtable.c drivers/net/veth.c tools/testing/t.c net/sched/x/y.c net/sched/sch_generic.c; do
+	echo "$f" >"$t/$f"
+done
+git -C "$t" add . && git -C "$t" -c user.name=T -c user.email=t@example.org commit -q -m more
+out=$(series_dirs 2>&1)
+[ "$out" = " drivers/net/ kernel/softirq.o lib/rhashtable.o net/sched/ net/sched/x/ " ] &&
+	echo "ok - series_dirs: net/ and drivers/ directories whole, other files as objects" ||
+	{ echo "not ok - series_dirs printed '$out'"; fails=$((fails + 1)); }
+APPLIED=base
+[ "$(series_dirs)" = " net/sched/" ] && echo "ok - series_dirs: net/sched/ for a series without C files" ||
+	{ echo "not ok - series_dirs of an empty series printed '$(series_dirs)'"; fails=$((fails + 1)); }
 done_testing
