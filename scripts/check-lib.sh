@@ -80,6 +80,28 @@ check_export_noop() (
 	echo "export reproduces all $(wc -l <"$PATCHDIR/series") files byte for byte"
 )
 
+# check_waivers: every checkpatch waiver names a patch of the series, so
+# that a renumbered patch cannot leave its waiver behind, silently unused,
+# while its own warning fails (or another patch takes the waiver).
+check_waivers() (
+	f=$PATCHDIR/checkpatch-waivers
+	[ -f "$f" ] || { echo "no waivers"; exit 0; }
+	n=0
+	while read -r glob type reason; do
+		case $glob in '' | '#'*) continue ;; esac
+		[ -n "$reason" ] || die "waiver for $glob $type has no reason"
+		hit=
+		for p in $(series_list "$PATCHDIR"); do
+			# shellcheck disable=SC2053
+			[[ $(basename "$p") == $glob ]] && hit=$p
+		done
+		[ -n "$hit" ] || die "checkpatch-waivers: '$glob' ($type) names no patch of the series"
+		echo "$glob $type: $(basename "$hit")"
+		n=$((n + 1))
+	done <"$f"
+	echo "$n waivers, each naming a patch"
+)
+
 check_checkpatch() (
 	p=$1
 	ign=()

@@ -88,6 +88,7 @@ prep_lane() {
 	fi
 	run series-applies check_series_applies
 	run export-noop check_export_noop
+	run checkpatch-waivers check_waivers
 	for p in $(series_list "$PATCHDIR" 2>/dev/null); do
 		case $(basename "$p") in 0000-*) continue ;; esac
 		run "checkpatch-$(basename "$p" .patch | cut -c1-40)" check_checkpatch "$p"

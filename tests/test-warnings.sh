@@ -60,4 +60,14 @@ out=$(series_dirs 2>&1)
 APPLIED=base
 [ "$(series_dirs)" = " net/sched/" ] && echo "ok - series_dirs: net/sched/ for a series without C files" ||
 	{ echo "not ok - series_dirs of an empty series printed '$(series_dirs)'"; fails=$((fails + 1)); }
+# check_waivers: a waiver must name a patch of the series.
+PATCHDIR=$TMP/wpatches
+mkdir -p "$PATCHDIR"
+echo x >"$PATCHDIR/0001-net-a.patch"
+echo 0001-net-a.patch >"$PATCHDIR/series"
+echo "0001-net-* UNKNOWN_COMMIT_ID a backport" >"$PATCHDIR/checkpatch-waivers"
+waivers() { bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; PATCHDIR='$PATCHDIR'; check_waivers"; }
+expect_ok "check_waivers: a waiver that names a patch" waivers
+echo "0002-net-b* UNKNOWN_COMMIT_ID renumbered away" >>"$PATCHDIR/checkpatch-waivers"
+expect_fail "check_waivers: a waiver that names no patch" "'0002-net-b\\*' \\(UNKNOWN_COMMIT_ID\\) names no patch" waivers
 done_testing
