@@ -80,25 +80,37 @@ check_export_noop() (
 	echo "export reproduces all $(wc -l <"$PATCHDIR/series") files byte for byte"
 )
 
+# waivers: the checkpatch waivers of the series, "<patch-glob> <TYPE>
+# <reason>" one per line, without comments and blank lines; a waiver
+# without a reason stops the check.
+waivers() {
+	local glob type reason
+	[ -f "$PATCHDIR/checkpatch-waivers" ] || return 0
+	while read -r glob type reason; do
+		case $glob in '' | '#'*) continue ;; esac
+		[ -n "$reason" ] || die "waiver for $glob $type has no reason"
+		echo "$glob $type $reason"
+	done <"$PATCHDIR/checkpatch-waivers"
+}
+
 # check_waivers: every checkpatch waiver names a patch of the series, so
 # that a renumbered patch cannot leave its waiver behind, silently unused,
 # while its own warning fails (or another patch takes the waiver).
 check_waivers() (
-	f=$PATCHDIR/checkpatch-waivers
-	[ -f "$f" ] || { echo "no waivers"; exit 0; }
+	w=$(waivers) || exit 1
+	patches=$(series_list "$PATCHDIR") || exit 1
 	n=0
-	while read -r glob type reason; do
-		case $glob in '' | '#'*) continue ;; esac
-		[ -n "$reason" ] || die "waiver for $glob $type has no reason"
+	while read -r glob type _; do
+		[ -n "$glob" ] || continue
 		hit=
-		for p in $(series_list "$PATCHDIR"); do
+		for p in $patches; do
 			# shellcheck disable=SC2053
-			[[ $(basename "$p") == $glob ]] && hit=$p
+			[[ ${p##*/} == $glob ]] && hit=${p##*/}
 		done
 		[ -n "$hit" ] || die "checkpatch-waivers: '$glob' ($type) names no patch of the series"
-		echo "$glob $type: $(basename "$hit")"
+		echo "$glob $type: $hit"
 		n=$((n + 1))
-	done <"$f"
+	done <<<"$w"
 	echo "$n waivers, each naming a patch"
 )
 
@@ -106,15 +118,11 @@ check_checkpatch() (
 	p=$1
 	ign=()
 	base=$(basename "$p")
-	# Waivers: "<patch-glob> <TYPE> <reason>", one per line.
-	if [ -f "$PATCHDIR/checkpatch-waivers" ]; then
-		while read -r glob type reason; do
-			case $glob in '' | '#'*) continue ;; esac
-			[ -n "$reason" ] || die "waiver for $glob $type has no reason"
-			# shellcheck disable=SC2053
-			[[ $base == $glob ]] && ign+=("--ignore=$type")
-		done <"$PATCHDIR/checkpatch-waivers"
-	fi
+	w=$(waivers) || exit 1
+	while read -r glob type _; do
+		# shellcheck disable=SC2053
+		[ -n "$glob" ] && [[ $base == $glob ]] && ign+=("--ignore=$type")
+	done <<<"$w"
 	cd "$TREE" || exit 1
 	# Debian's python3 first: checkpatch's SPDX check needs its python3-ply.
 	out=$(PATH=/usr/bin:/bin:$PATH perl scripts/checkpatch.pl --strict --showfile --color=never \
