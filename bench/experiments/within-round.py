@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""within-round.py RAW.CSV: the README's "What is left of the tax" columns.
+
+For a bench.sh run of base-mod, base-mod-plain, patched-mod,
+patched-mod-plain and limit-mod, prints per row the median over the rounds
+of ratios taken within one round (a host that drifts during the run
+cancels out of them).  Bad input: one line on stderr, exit 1.
+"""
+import csv
+import statistics
+import sys
+
+B, BP, L = ('base-mod', 'none'), ('base-mod-plain', 'none'), ('limit-mod', 'none')
+P, PO = ('patched-mod', 'on'), ('patched-mod', 'off')
+PP, PPO = ('patched-mod-plain', 'on'), ('patched-mod-plain', 'off')
+NEED = (B, BP, L, P, PO, PP, PPO)
+
+
+def fail(msg):
+    sys.exit('within-round.py: ' + msg)
+
+
+if len(sys.argv) != 2:
+    fail('usage: within-round.py RAW.CSV')
+try:
+    with open(sys.argv[1]) as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
+except OSError as e:
+    fail('cannot read %s: %s' % (sys.argv[1], e.strerror))
+rounds = {}
+try:
+    for r in rows:
+        row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
+        rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
+except (KeyError, TypeError, ValueError):
+    fail('%s is not a bench raw.csv' % sys.argv[1])
+if not rounds:
+    fail('%s has no records' % sys.argv[1])
+
+print('%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', 'plain/b', 'limit/b', 'share', 'P %lim',
+                                                'tax', 'thunks', 'plain on', 'off vs b'))
+for row, rs in rounds.items():
+    full = [r for r in rs.values() if all(k in r for k in NEED)]
+    if not full:
+        fail('%s: no round has all of %s' % (row, ', '.join('%s gate=%s' % k for k in NEED)))
+
+    def med(f):
+        return statistics.median(f(r) for r in full)
+    plain, lim = med(lambda r: r[BP] / r[B]), med(lambda r: r[L] / r[B])
+    print('%-22s %9.3f %9.3f %6.0f%% %7.1f%% %6.0f%% %6.0f%% %+8.1f%% %+8.1f%%' % (
+        row, plain, lim, 100 * (plain - 1) / (lim - 1),
+        100 * med(lambda r: r[P] / r[L]),
+        100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
+        100 * med(lambda r: (r[P] - r[B]) / (r[BP] - r[B])),
+        100 * (med(lambda r: r[PP] / r[PPO]) - 1),
+        100 * (med(lambda r: r[PO] / r[B]) - 1)))
