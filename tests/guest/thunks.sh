@@ -84,10 +84,11 @@ XMIT_SITES='^(dev_hard_start_xmit|xmit_one)\+'
 # netfilter's hook functions, called from nf_hook_slow()
 NF_SITES='^nf_hook_slow\+'
 # nf_tables' expression calls (expr_call_ops_eval(), inlined or not) to
-# the counter expression, which the ladders of both bases name (6.1's
-# has no ct expression: the forward chain's ct match stays indirect there)
+# the forward chain's two expressions, which the ladders of both bases
+# name: the counter, and the ct state match through nf_tables' own copy
+# of nft_ct's common keys (upstream's d9e789147605; 6.1's 0030)
 NFT_SITES='^(nft_do_chain|expr_call_ops_eval)(\.[a-z]+\.[0-9]+)?\+'
-NFT_FNS='^nft_counter_eval$'
+NFT_FNS='^(nft_counter_eval|nft_ct_get_fast_eval)$'
 # the clock reads (ktime_get() and friends: the clocksource's read)
 CLOCK_SITES='^ktime_get[a-z_]*\+'
 # the qdisc case's enqueue and dequeue functions, wherever they are called
@@ -176,7 +177,7 @@ check() {
 	if eval "$cond"; then
 		echo "ok - $name: $what"
 	else
-		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, from nf_tables to its counter $NFT_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER, to the networking softirq $SIRQ_PER)"
+		echo "not ok - $name: $what (thunk entries per packet x1000: tc $TC_PER, transmit $XMIT_PER, to ip_forward $FWD_PER, to passthru_features_check $FEAT_PER, to a qdisc $QDISC_PER, from nf_hook_slow $NF_PER, from nf_tables to its ct and counter expressions $NFT_PER, clock reads $CLOCK_PER, to process_backlog $BACKLOG_PER, to the networking softirq $SIRQ_PER)"
 		nfail=$((nfail + 1))
 	fi
 }
@@ -420,8 +421,8 @@ if [ $XMIT = 1 ]; then
 		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
 	check forward "[ \$SIRQ_PER -ge 990 ] && [ \$SIRQ_PER -le 1010 ]" \
 		"gate off: the census sees the softirq core's call to net_rx_action() (1 per packet, as for the backlog)"
-	check forward "[ \$NFT_PER -ge 990 ] && [ \$NFT_PER -le 1010 ]" \
-		"gate off: nf_tables calls the chain's counter expression indirectly (1 per packet)"
+	check forward "[ \$NFT_PER -ge 1980 ] && [ \$NFT_PER -le 2020 ]" \
+		"gate off: nf_tables calls the chain's ct and counter expressions indirectly (2 per packet)"
 	gate_set on
 	fwd_census "forward [gate on]"
 	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
@@ -430,7 +431,7 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
 	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
 	check forward "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
-	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the counter expression directly (its ladder)"
+	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
 	nft delete table ip thunkless_census
 	forward_path_del
 fi
