@@ -1,28 +1,33 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""within-round.py RAW.CSV: the README's "What is left of the tax" columns.
+"""within-round.py RAW.CSV [TWIN]: the README's "What is left of the tax" columns.
 
-For a bench.sh run of base-mod, base-mod-plain, patched-mod,
-patched-mod-plain and limit-mod, prints per row the median over the rounds
+For a bench.sh run of base-mod, base-mod-TWIN, patched-mod,
+patched-mod-TWIN and limit-mod, prints per row the median over the rounds
 of ratios taken within one round (a host that drifts during the run
-cancels out of them).  Bad input: one line on stderr, exit 1.
+cancels out of them).  TWIN is "plain" (the default: plain thunks) or
+"pcall" (plain thunks and the call sites rewritten into plain indirect
+calls).  Bad input: one line on stderr, exit 1.
 """
 import csv
 import statistics
 import sys
 
-B, BP, L = ('base-mod', 'none'), ('base-mod-plain', 'none'), ('limit-mod', 'none')
-P, PO = ('patched-mod', 'on'), ('patched-mod', 'off')
-PP, PPO = ('patched-mod-plain', 'on'), ('patched-mod-plain', 'off')
-NEED = (B, BP, L, P, PO, PP, PPO)
 
 
 def fail(msg):
     sys.exit('within-round.py: ' + msg)
 
 
-if len(sys.argv) != 2:
-    fail('usage: within-round.py RAW.CSV')
+if len(sys.argv) not in (2, 3):
+    fail('usage: within-round.py RAW.CSV [plain|pcall]')
+TWIN = sys.argv[2] if len(sys.argv) == 3 else 'plain'
+if TWIN not in ('plain', 'pcall'):
+    fail("unknown twin '%s' (plain or pcall)" % TWIN)
+B, BP, L = ('base-mod', 'none'), ('base-mod-' + TWIN, 'none'), ('limit-mod', 'none')
+P, PO = ('patched-mod', 'on'), ('patched-mod', 'off')
+PP, PPO = ('patched-mod-' + TWIN, 'on'), ('patched-mod-' + TWIN, 'off')
+NEED = (B, BP, L, P, PO, PP, PPO)
 try:
     with open(sys.argv[1]) as f:
         rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
@@ -38,8 +43,8 @@ except (KeyError, TypeError, ValueError):
 if not rounds:
     fail('%s has no records' % sys.argv[1])
 
-print('%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', 'plain/b', 'limit/b', 'share', 'P %lim',
-                                                'tax', 'thunks', 'plain on', 'off vs b'))
+print('%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', TWIN + '/b', 'limit/b', 'share', 'P %lim',
+                                                'tax', 'thunks', TWIN + ' on', 'off vs b'))
 for row, rs in rounds.items():
     full = [r for r in rs.values() if all(k in r for k in NEED)]
     if not full:
