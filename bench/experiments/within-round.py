@@ -43,8 +43,8 @@ except (KeyError, TypeError, ValueError):
 if not rounds:
     fail('%s has no records' % sys.argv[1])
 
-print('%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', TWIN + '/b', 'limit/b', 'share', 'P %lim',
-                                                'tax', 'thunks', TWIN + ' on', 'off vs b'))
+out = ['%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', TWIN + '/b', 'limit/b', 'share', 'P %lim',
+                                                 'tax', 'thunks', TWIN + ' on', 'off vs b')]
 for row, rs in rounds.items():
     full = [r for r in rs.values() if all(k in r for k in NEED)]
     if not full:
@@ -53,10 +53,11 @@ for row, rs in rounds.items():
     def med(f):
         return statistics.median(f(r) for r in full)
     plain, lim = med(lambda r: r[BP] / r[B]), med(lambda r: r[L] / r[B])
-    print('%-22s %9.3f %9.3f %6.0f%% %7.1f%% %6.0f%% %6.0f%% %+8.1f%% %+8.1f%%' % (
+    out.append('%-22s %9.3f %9.3f %6.0f%% %7.1f%% %6.0f%% %6.0f%% %+8.1f%% %+8.1f%%' % (
         row, plain, lim, 100 * (plain - 1) / (lim - 1),
         100 * med(lambda r: r[P] / r[L]),
         100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
         100 * med(lambda r: (r[P] - r[B]) / (r[BP] - r[B])),
         100 * (med(lambda r: r[PP] / r[PPO]) - 1),
         100 * (med(lambda r: r[PO] / r[B]) - 1)))
+print('\n'.join(out))
