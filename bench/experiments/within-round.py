@@ -14,7 +14,6 @@ import statistics
 import sys
 
 
-
 def fail(msg):
     sys.exit('within-round.py: ' + msg)
 
@@ -52,9 +51,9 @@ for row, rs in rounds.items():
 
     def med(f):
         return statistics.median(f(r) for r in full)
-    plain, lim = med(lambda r: r[BP] / r[B]), med(lambda r: r[L] / r[B])
+    twin, lim = med(lambda r: r[BP] / r[B]), med(lambda r: r[L] / r[B])
     out.append('%-22s %9.3f %9.3f %6.0f%% %7.1f%% %6.0f%% %6.0f%% %+8.1f%% %+8.1f%%' % (
-        row, plain, lim, 100 * (plain - 1) / (lim - 1),
+        row, twin, lim, 100 * (twin - 1) / (lim - 1),
         100 * med(lambda r: r[P] / r[L]),
         100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
         100 * med(lambda r: (r[P] - r[B]) / (r[BP] - r[B])),
