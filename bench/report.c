@@ -137,7 +137,8 @@ static const char *role[3] = { "base", "patched", "limit" };
 /*
  * kernels other than the three roles; the index of each one's NAME-limit,
  * for base-X and patched-X without one the index of limit-X where the run
- * has it, else LIMIT_ROLE; else -1; for base-X, the index of patched-X,
+ * has it (or of limit-Y, for the longest Y with X = Y-Z), else LIMIT_ROLE;
+ * else -1; for base-X, the index of patched-X,
  * else -1, and whether patched-X has gate-off records in any row
  */
 static const char **others;
@@ -594,16 +595,24 @@ static void find_others(void)
 	for (i = 0; i < nothers; i++) {
 		const char *x = variant_of(others[i], role[0]);
 		const char *v = x ? x : variant_of(others[i], role[1]);
+		size_t len;
 
-		if (other_limit[i] < 0 && v) {
-			other_limit[i] = LIMIT_ROLE;
+		/*
+		 * limit-X, else limit-Y for the longest Y with X = Y-Z
+		 * (patched-mod-ool: limit-mod), else limit
+		 */
+		for (len = v ? strlen(v) : 0; other_limit[i] < 0 && len; ) {
 			for (j = 0; j < nothers; j++) {
 				const char *l = variant_of(others[j], role[2]);
 
-				if (l && !strcmp(l, v))
+				if (l && strlen(l) == len && !strncmp(l, v, len))
 					other_limit[i] = (int)j;
 			}
+			while (len && v[--len] != '-')
+				;
 		}
+		if (other_limit[i] < 0 && v)
+			other_limit[i] = LIMIT_ROLE;
 		other_pair[i] = -1;
 		for (j = 0; x && j < nothers; j++) {
 			const char *y = variant_of(others[j], role[1]);
@@ -769,11 +778,11 @@ static void write_other_table(FILE *out)
 	}
 	if (variants || has_own) {
 		/* the pairs' limit: limit, or limit-X where the run has it */
-		char lim[64];
+		char lim[96];
 
 		if (has_own)
-			snprintf(lim, sizeof(lim), "%s-X where the run has it, else of %s",
-				 role[2], role[2]);
+			snprintf(lim, sizeof(lim), "%s-X (or %s-Y, X being Y-Z) where the run has "
+				 "it, else of %s", role[2], role[2], role[2]);
 		else
 			snprintf(lim, sizeof(lim), "%s", role[2]);
 		fprintf(out, "%s-X %%lim, %s-X %%lim: %% of %s; X tax%% = (%s-X - %s-X) / "

@@ -440,6 +440,24 @@ check_thunks_kinds() { census_guest thunks.sh $THUNKS_KINDS_ARGS; }
 # sites with the gate on.
 check_slots_uml() { census_guest slots.sh -e slots; }
 
+# The census kernel inlines its static calls, as x86 does with
+# HAVE_STATIC_CALL_INLINE (test patch "um: optionally inline the static
+# calls of the kernel's text"): its boot must have made direct exactly the
+# call sites to a trampoline that objdump lists in its text, and at least
+# one (tests/static-call-sites.py).
+check_static_calls_uml() (
+	need build-um-census-mod || exit 1
+	k=$BUILD/out/um-census-mod/linux
+	log=$(mktemp)
+	trap 'rm -f "$log"' EXIT
+	if ! "$TOP/scripts/run-uml.sh" --kernel "$k" --timeout 120 -- dmesg >"$log" 2>&1; then
+		tail -n 20 "$log"
+		echo "booting $k for its console failed"
+		exit 1
+	fi
+	python3 "$TOP/tests/static-call-sites.py" "$k" "$log"
+)
+
 # Selftests: tests/kselftests names them.  Their directories are copied
 # to build/kselftest/ (the tree stays clean) and the C programs it lists
 # are compiled there against the x86_64 kernel's UAPI headers.

@@ -401,12 +401,25 @@ mod_fixture "$lm" limit-mod none 1000000
 expect_second "limit-X" "$lm" \
 	"scenario base-mod CV% patched-mod CV% limit-mod CV% base-mod %lim patched-mod %lim mod tax% patched %lim" \
 	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 83.4 91.7 +50.0 87.9" \
-	"base-X %lim, patched-X %lim: % of limit-X where the run has it, else of limit; X tax% = (patched-X - base-X) / (that limit - base-X)"
+	"base-X %lim, patched-X %lim: % of limit-X (or limit-Y, X being Y-Z) where the run has it, else of limit; X tax% = (patched-X - base-X) / (that limit - base-X)"
 if command -v python3 >/dev/null; then
 	j=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["other_kernels"]["pairs"])' "$lm/summary.json" 2>&1)
 	check_eq "limit-X: summary.json names limit-mod as the pair's limit" \
 		"{'base-mod': 'limit-mod', 'patched-mod': 'limit-mod'}" "$j"
 fi
+# limit-Y: patched-mod-ool has no limit-mod-ool; its limit is limit-mod,
+# not limit
+lo=$tmp/limitmodool
+mod_fixture "$lo" limit-mod none 1000000
+sed -i '/^# complete/d' "$lo/raw.csv"
+for r in 1 2 3; do rec $r patched-mod-ool on tc-matchall - 1 $((5390000 + r * 10000)); done >>"$lo/raw.csv"
+echo "# complete" >>"$lo/raw.csv"
+# n=1: patched-mod-ool [5410000] of limit-mod [6010000]: 90.0 (of limit
+#   [8700000] it would be 62.2)
+expect_second "limit-Y" "$lo" \
+	"scenario base-mod CV% patched-mod CV% limit-mod CV% patched-mod-ool CV% base-mod %lim patched-mod %lim patched-mod-ool %lim mod tax% patched %lim" \
+	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 5410000 0.2 83.4 91.7 90.0 +50.0 87.9" \
+	"% of limit-X (or limit-Y, X being Y-Z)"
 got=$(sed -n '/^other kernels:/,$p' "$var/report.txt" | grep '^scenario')
 check "no gate-off records: no X off% column ($got)" bash -c "[ -n '$got' ] && ! grep -q 'off%' <<<'$got'"
 # the upstream run's second table has no X tax% and no legend line

@@ -1,0 +1,63 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""inline-static-calls.py RAW.CSV: the README's "Inline static calls" columns.
+
+For a bench.sh run of base-mod, patched-mod (inline static calls, gates on
+and off), patched-mod-ool (its twin with the trampolines, gate on) and
+limit-mod, and optionally the built-in patched (gate on) and limit kernels,
+prints per row the median over the rounds of ratios taken within one round
+(a host that drifts during the run cancels out of them): each patched
+modular kernel as a share of limit-mod and of the tax, inline against
+out of line, the built-in patched kernel as a share of its own limit where
+the row ran it, and patched-mod with the gate off against base-mod.  Bad
+input: one line on stderr, exit 1.
+"""
+import csv
+import statistics
+import sys
+
+
+def fail(msg):
+    sys.exit('inline-static-calls.py: ' + msg)
+
+
+if len(sys.argv) != 2:
+    fail('usage: inline-static-calls.py RAW.CSV')
+B, L = ('base-mod', 'none'), ('limit-mod', 'none')
+P, PO, Q = ('patched-mod', 'on'), ('patched-mod', 'off'), ('patched-mod-ool', 'on')
+BI, BL = ('patched', 'on'), ('limit', 'none')
+NEED = (B, L, P, PO, Q)
+try:
+    with open(sys.argv[1]) as f:
+        rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
+except OSError as e:
+    fail('cannot read %s: %s' % (sys.argv[1], e.strerror))
+rounds = {}
+try:
+    for r in rows:
+        row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
+        rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
+except (KeyError, TypeError, ValueError):
+    fail('%s is not a bench raw.csv' % sys.argv[1])
+if not rounds:
+    fail('%s has no records' % sys.argv[1])
+
+out = ['%-20s %8s %6s %8s %6s %9s %9s %9s' % ('row', 'inl %lim', 'tax', 'ool %lim', 'tax',
+                                            'inl/ool', 'built-in', 'off vs b')]
+for row, rs in rounds.items():
+    full = [r for r in rs.values() if all(k in r for k in NEED)]
+    if not full:
+        fail('%s: no round has all of %s' % (row, ', '.join('%s gate=%s' % k for k in NEED)))
+
+    def med(f, rr=full):
+        return statistics.median(f(r) for r in rr)
+    bi = [r for r in full if BI in r and BL in r]
+    out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %+8.1f%%' % (
+        row, 100 * med(lambda r: r[P] / r[L]),
+        100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
+        100 * med(lambda r: r[Q] / r[L]),
+        100 * med(lambda r: (r[Q] - r[B]) / (r[L] - r[B])),
+        100 * (med(lambda r: r[P] / r[Q]) - 1),
+        '%.1f%%' % (100 * med(lambda r: r[BI] / r[BL], bi)) if bi else '-',
+        100 * (med(lambda r: r[PO] / r[B]) - 1)))
+print('\n'.join(out))
