@@ -45,34 +45,35 @@ echo "[    0.090000] Linux version 6.12.117" >"$TMP/none.log"
 
 expect_ok "two sites, objdump agrees" "$P" "$TMP/good"
 expect_ok "two sites, and the console counts two" "$P" "$TMP/good" "$TMP/two.log"
-"$P" "$TMP/good" "$TMP/three.log" >"$TMP/o" 2>&1
-rc=$?
-if [ $rc -eq 1 ] && grep -q 'made 3 sites direct: MISMATCH' "$TMP/o"; then
-	echo "ok - a console that counts three: MISMATCH, exit 1"
-else
-	echo "not ok - a console that counts three: exit $rc, $(tail -n1 "$TMP/o")"
-	fails=$((fails + 1))
-fi
+# expect_mismatch NAME TEXT ARG...: the script exits 1 and prints TEXT
+expect_mismatch() {
+	local name=$1 text=$2 rc
+	shift 2
+	"$P" "$@" >"$TMP/o" 2>&1
+	rc=$?
+	if [ $rc -eq 1 ] && grep -qF "$text" "$TMP/o"; then
+		echo "ok - $name: '$text', exit 1"
+	else
+		echo "not ok - $name: exit $rc, $(tail -n1 "$TMP/o")"
+		fails=$((fails + 1))
+	fi
+}
+expect_mismatch "a console that counts three" 'made 3 sites direct: MISMATCH' "$TMP/good" "$TMP/three.log"
 # movabs \$imm64, %rax whose immediate reads "call .Ltramp" from its third byte
 image stray '	.byte 0x48, 0xb8, 0xe8
 	.long .Ltramp - (. + 4)
 	.byte 0, 0, 0' || { echo "not ok - cannot build the stray image"; exit 1; }
-"$P" "$TMP/stray" >"$TMP/o" 2>&1
-rc=$?
-if [ $rc -eq 1 ] && grep -q 'which objdump does not list' "$TMP/o"; then
-	echo "ok - a call read from inside an instruction: mismatch, exit 1"
-else
-	echo "not ok - a call read from inside an instruction: exit $rc, $(tail -n1 "$TMP/o")"
-	fails=$((fails + 1))
-fi
+expect_mismatch "a call read from inside an instruction" 'which objdump does not list' "$TMP/stray"
 
 expect_fail "no arguments" '^static-call-sites.py: usage' "$P"
 expect_fail "three arguments" '^static-call-sites.py: usage' "$P" a b c
 expect_fail "no such kernel" 'no such kernel' "$P" "$TMP/nope"
 expect_fail "not an ELF file" 'nm failed' "$P" "$TMP/two.log"
 printf '\t.text\n\t.globl _stext, _etext\n_stext:\n\tret\n_etext:\n' >"$TMP/other.S"
-gcc -c -o "$TMP/other.o" "$TMP/other.S" && ld -o "$TMP/other" -e _stext "$TMP/other.o" ||
-	{ echo "not ok - cannot build the other image"; exit 1; }
+if ! gcc -c -o "$TMP/other.o" "$TMP/other.S" || ! ld -o "$TMP/other" -e _stext "$TMP/other.o"; then
+	echo "not ok - cannot build the other image"
+	exit 1
+fi
 expect_fail "an ELF file that is not such a kernel" 'has no symbol arch_static_call_transform' "$P" "$TMP/other"
 expect_fail "a console without the line" "no 'static calls:' line" "$P" "$TMP/good" "$TMP/none.log"
 expect_fail "an unreadable console" 'cannot read' "$P" "$TMP/good" "$TMP/nope.log"

@@ -12,9 +12,12 @@ out of line, the built-in patched kernel as a share of its own limit where
 the row ran it, and patched-mod with the gate off against base-mod.  Bad
 input: one line on stderr, exit 1.
 """
-import csv
-import statistics
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
 
 def fail(msg):
@@ -27,30 +30,13 @@ B, L = ('base-mod', 'none'), ('limit-mod', 'none')
 P, PO, Q = ('patched-mod', 'on'), ('patched-mod', 'off'), ('patched-mod-ool', 'on')
 BI, BL = ('patched', 'on'), ('limit', 'none')
 NEED = (B, L, P, PO, Q)
-try:
-    with open(sys.argv[1]) as f:
-        rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
-except OSError as e:
-    fail('cannot read %s: %s' % (sys.argv[1], e.strerror))
-rounds = {}
-try:
-    for r in rows:
-        row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
-        rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
-except (KeyError, TypeError, ValueError):
-    fail('%s is not a bench raw.csv' % sys.argv[1])
-if not rounds:
-    fail('%s has no records' % sys.argv[1])
+full_rounds = rd.load(sys.argv[1], NEED, fail)
 
 out = ['%-20s %8s %6s %8s %6s %9s %9s %9s' % ('row', 'inl %lim', 'tax', 'ool %lim', 'tax',
                                             'inl/ool', 'built-in', 'off vs b')]
-for row, rs in rounds.items():
-    full = [r for r in rs.values() if all(k in r for k in NEED)]
-    if not full:
-        fail('%s: no round has all of %s' % (row, ', '.join('%s gate=%s' % k for k in NEED)))
-
+for row, full in full_rounds.items():
     def med(f, rr=full):
-        return statistics.median(f(r) for r in rr)
+        return rd.med(f, rr)
     bi = [r for r in full if BI in r and BL in r]
     out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %+8.1f%%' % (
         row, 100 * med(lambda r: r[P] / r[L]),

@@ -16,9 +16,11 @@ Prints one line per check; exit 1 on a mismatch or bad input.
 """
 import os
 import re
-import struct
-import subprocess
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tests'))
+import rel32_sites as rs  # noqa: E402 (tests/rel32_sites.py)
 
 THUNK, NTHUNKS = 32, 16
 
@@ -28,10 +30,7 @@ def fail(msg):
 
 
 def run(*cmd):
-    try:
-        return subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError) as e:
-        fail('%s failed: %s' % (cmd[0], e))
+    return rs.run(fail, *cmd)
 
 
 if len(sys.argv) not in (2, 3):
@@ -39,58 +38,18 @@ if len(sys.argv) not in (2, 3):
 kernel = sys.argv[1]
 if not os.path.isfile(kernel):
     fail('no such kernel: %s' % kernel)
-syms = {}
-for line in run('nm', kernel).splitlines():
-    f = line.split()
-    if len(f) == 3:
-        syms[f[2]] = int(f[0], 16)
+syms = rs.symbols(fail, kernel)
 for s in ('_stext', '_etext', '__x86_indirect_thunk_rax'):
     if s not in syms:
         fail('%s has no symbol %s: not a UML retpoline kernel' % (kernel, s))
-stext, etext, thunks = syms['_stext'], syms['_etext'], syms['__x86_indirect_thunk_rax']
+stext, etext, thunks = (syms[s][0] for s in ('_stext', '_etext', '__x86_indirect_thunk_rax'))
+text = rs.text_bytes(fail, kernel, stext, etext)
 
-# the bytes of [_stext, _etext) from the file, section by section
-data = open(kernel, 'rb').read()
-text = bytearray(etext - stext)
-for line in run('readelf', '-SW', kernel).splitlines():
-    m = re.match(r'\s*\[\s*\d+\]\s+(\S+)\s+(\S+)\s+([0-9a-f]+)\s+([0-9a-f]+)\s+([0-9a-f]+)', line)
-    if not m or m.group(2) == 'NOBITS':
-        continue
-    addr, off, size = (int(m.group(i), 16) for i in (3, 4, 5))
-    lo, hi = max(addr, stext), min(addr + size, etext)
-    if lo < hi:
-        text[lo - stext:hi - stext] = data[off + lo - addr:off + hi - addr]
-
-scan = set()
-p = 0
-while p + 5 <= len(text):
-    if text[p] in (0xe8, 0xe9):
-        t = stext + p + 5 + struct.unpack_from('<i', text, p + 1)[0]
-        if thunks <= t < thunks + NTHUNKS * THUNK and (t - thunks) % THUNK == 0:
-            scan.add(stext + p)
-            p += 5
-            continue
-    p += 1
-
-listed, jcc = set(), 0
-dis = run('objdump', '-d', '--no-show-raw-insn', '--start-address=%#x' % stext,
-          '--stop-address=%#x' % etext, kernel)
-for line in dis.splitlines():
-    m = re.match(r'\s*([0-9a-f]+):\s+(\S+)\s+[0-9a-f]+ <__x86_indirect_thunk_\w+>', line)
-    if m:
-        if m.group(2).startswith('call') or m.group(2).startswith('jmp'):
-            listed.add(int(m.group(1), 16))
-        else:
-            jcc += 1
-bad = 0
+scan = rs.scan(text, stext, lambda t: thunks <= t < thunks + NTHUNKS * THUNK and (t - thunks) % THUNK == 0)
+listed, jcc = rs.listed(fail, kernel, stext, etext, r'__x86_indirect_thunk_\w+')
 print('kernel text: scan %d sites, objdump %d calls and jumps to a thunk (%d conditional jumps, left to the thunk)'
       % (len(scan), len(listed), jcc))
-for a in sorted(scan - listed)[:5]:
-    print('  the scan would rewrite %#x, which objdump does not list' % a)
-for a in sorted(listed - scan)[:5]:
-    print('  the scan misses %#x' % a)
-if scan != listed:
-    bad += 1
+bad = rs.report(scan, listed)
 
 if len(sys.argv) == 3:
     try:

@@ -9,9 +9,12 @@ cancels out of them).  TWIN is "plain" (the default: plain thunks) or
 "pcall" (plain thunks and the call sites rewritten into plain indirect
 calls).  Bad input: one line on stderr, exit 1.
 """
-import csv
-import statistics
+import os
 import sys
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
 
 def fail(msg):
@@ -27,30 +30,13 @@ B, BP, L = ('base-mod', 'none'), ('base-mod-' + TWIN, 'none'), ('limit-mod', 'no
 P, PO = ('patched-mod', 'on'), ('patched-mod', 'off')
 PP, PPO = ('patched-mod-' + TWIN, 'on'), ('patched-mod-' + TWIN, 'off')
 NEED = (B, BP, L, P, PO, PP, PPO)
-try:
-    with open(sys.argv[1]) as f:
-        rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
-except OSError as e:
-    fail('cannot read %s: %s' % (sys.argv[1], e.strerror))
-rounds = {}
-try:
-    for r in rows:
-        row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
-        rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
-except (KeyError, TypeError, ValueError):
-    fail('%s is not a bench raw.csv' % sys.argv[1])
-if not rounds:
-    fail('%s has no records' % sys.argv[1])
+full_rounds = rd.load(sys.argv[1], NEED, fail)
 
 out = ['%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', TWIN + '/b', 'limit/b', 'share', 'P %lim',
                                                  'tax', 'thunks', TWIN + ' on', 'off vs b')]
-for row, rs in rounds.items():
-    full = [r for r in rs.values() if all(k in r for k in NEED)]
-    if not full:
-        fail('%s: no round has all of %s' % (row, ', '.join('%s gate=%s' % k for k in NEED)))
-
+for row, full in full_rounds.items():
     def med(f):
-        return statistics.median(f(r) for r in full)
+        return rd.med(f, full)
     twin, lim = med(lambda r: r[BP] / r[B]), med(lambda r: r[L] / r[B])
     out.append('%-22s %9.3f %9.3f %6.0f%% %7.1f%% %6.0f%% %6.0f%% %+8.1f%% %+8.1f%%' % (
         row, twin, lim, 100 * (twin - 1) / (lim - 1),

@@ -1,0 +1,37 @@
+# SPDX-License-Identifier: GPL-2.0
+"""rounds: what within-round.py and inline-static-calls.py share.
+
+load(path, need, fail) reads a bench raw.csv and returns, per row
+("scenario[/variant] n=N"), the rounds that have every (kernel, gate) in
+need, each a {(kernel, gate): pps}; med(f, rounds) is the median of f over
+them.  Bad input goes to fail(), which prints one line and exits 1.
+"""
+import csv
+import statistics
+
+
+def load(path, need, fail):
+    try:
+        with open(path) as f:
+            rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
+    except OSError as e:
+        fail('cannot read %s: %s' % (path, e.strerror))
+    rounds = {}
+    try:
+        for r in rows:
+            row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
+            rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
+    except (KeyError, TypeError, ValueError):
+        fail('%s is not a bench raw.csv' % path)
+    if not rounds:
+        fail('%s has no records' % path)
+    full = {}
+    for row, rs in rounds.items():
+        full[row] = [r for r in rs.values() if all(k in r for k in need)]
+        if not full[row]:
+            fail('%s: no round has all of %s' % (row, ', '.join('%s gate=%s' % k for k in need)))
+    return full
+
+
+def med(f, rounds):
+    return statistics.median(f(r) for r in rounds)
