@@ -2,9 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """inline-static-calls.py RAW.CSV: the README's "Inline static calls" columns.
 
-For a bench.sh run of base-mod, patched-mod (inline static calls, gates on
-and off), patched-mod-ool (its twin with the trampolines, gate on) and
-limit-mod, and optionally the built-in patched (gate on) and limit kernels,
+For a bench.sh run of base-mod, patched-mod (inline static calls, gate on,
+and off where the run has it), patched-mod-ool (its twin with the
+trampolines, gate on) and limit-mod, and optionally the built-in patched
+(gate on) and limit kernels,
 prints per row the median over the rounds of ratios taken within one round
 (a host that drifts during the run cancels out of them): each patched
 modular kernel as a share of limit-mod and of the tax, inline against
@@ -29,7 +30,7 @@ if len(sys.argv) != 2:
 B, L = ('base-mod', 'none'), ('limit-mod', 'none')
 P, PO, Q = ('patched-mod', 'on'), ('patched-mod', 'off'), ('patched-mod-ool', 'on')
 BI, BL = ('patched', 'on'), ('limit', 'none')
-NEED = (B, L, P, PO, Q)
+NEED = (B, L, P, Q)
 full_rounds = rd.load(sys.argv[1], NEED, fail)
 
 out = ['%-20s %8s %6s %8s %6s %9s %9s %9s' % ('row', 'inl %lim', 'tax', 'ool %lim', 'tax',
@@ -38,12 +39,13 @@ for row, full in full_rounds.items():
     def med(f, rr=full):
         return rd.med(f, rr)
     bi = [r for r in full if BI in r and BL in r]
-    out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %+8.1f%%' % (
+    off = [r for r in full if PO in r]
+    out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %9s' % (
         row, 100 * med(lambda r: r[P] / r[L]),
         100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
         100 * med(lambda r: r[Q] / r[L]),
         100 * med(lambda r: (r[Q] - r[B]) / (r[L] - r[B])),
         100 * (med(lambda r: r[P] / r[Q]) - 1),
         '%.1f%%' % (100 * med(lambda r: r[BI] / r[BL], bi)) if bi else '-',
-        100 * (med(lambda r: r[PO] / r[B]) - 1)))
+        '%+.1f%%' % (100 * (med(lambda r: r[PO] / r[B], off) - 1)) if off else '-'))
 print('\n'.join(out))
