@@ -8,11 +8,12 @@
 # with tc built in, and base-mod, patched-mod and limit-mod (um-base-mod,
 # um-patched-mod, um-limit-mod: the scenarios' tc classifiers and actions
 # built as modules, as distributions build them,
-# configs/tc-modular.config, with UML static calls and jump labels, test
-# patches 0005 and 0007, the patched one's static calls inline as x86's,
-# 6.1's 0013 and 6.12's 0012), which run the tc scenarios, forward and qdisc
-# only, and alone the per-kind ones (tc-cls, tc-act: each classifier and
-# action kind alone, as Debian builds them, as modules).
+# configs/tc-modular.config).  All six have UML static calls and jump
+# labels (test patches 0005 and 0007), the patched ones' static calls
+# inline as x86's (6.1's 0013 and 6.12's 0012).  The modular ones run
+# the tc scenarios, forward and qdisc only, and alone the per-kind ones
+# (tc-cls, tc-act: each classifier and action kind alone, as Debian
+# builds them, as modules).
 # The report's second table gives the modular kernels' tax recovered
 # against limit-mod.
 #

@@ -440,6 +440,12 @@ check_thunks_kinds() { census_guest thunks.sh $THUNKS_KINDS_ARGS; }
 # sites with the gate on.
 check_slots_uml() { census_guest slots.sh -e slots; }
 
+# act_ct's reassembled datagrams are fragmented again when mirred sends
+# them, the others sent whole, in both gate states (tests/guest/ct-frag.sh):
+# since 0031 (6.12's 0020) tcf_dev_queue_xmit() takes sch_frag_xmit_hook()
+# only for a packet that needs it.
+check_ct_frag_uml() { census_guest ct-frag.sh; }
+
 # The census kernel inlines its static calls, as x86 does with
 # HAVE_STATIC_CALL_INLINE (test patch "um: optionally inline the static
 # calls of the kernel's text"): its boot must have made direct exactly the

@@ -179,6 +179,7 @@ run thunks-uml check_thunks
 run thunks-kinds-uml check_thunks_kinds
 run slots-uml check_slots_uml
 run static-calls-uml check_static_calls_uml
+run ct-frag-uml check_ct_frag_uml
 run harness-guest-uml check_guest_harness uml
 
 # Newest first: the last commit is build-x86_64's source and configuration,
