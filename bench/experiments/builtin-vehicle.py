@@ -19,11 +19,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
-
-def fail(msg):
-    sys.exit('builtin-vehicle.py: ' + msg)
-
-
+fail = rd.failer('builtin-vehicle.py')
 if len(sys.argv) != 2:
     fail('usage: builtin-vehicle.py RAW.CSV')
 B, P, PO, L = ('base', 'none'), ('patched', 'on'), ('patched', 'off'), ('limit', 'none')
@@ -40,12 +36,9 @@ for row, full in full_rounds.items():
         return rd.med(f, rr)
     off = [r for r in full if PO in r]
     out.append('%-20s %7.1f%% %4.0f%% %7.1f%% %4.0f%% %+7.1f%% %+7.1f%% %+7.1f%% %9s' % (
-        row, 100 * med(lambda r: r[P] / r[L]),
-        100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
-        100 * med(lambda r: r[OP] / r[OL]),
-        100 * med(lambda r: (r[OP] - r[OB]) / (r[OL] - r[OB])),
-        100 * (med(lambda r: r[P] / r[OP]) - 1),
-        100 * (med(lambda r: r[B] / r[OB]) - 1),
-        100 * (med(lambda r: r[L] / r[OL]) - 1),
-        '%+.1f%%' % (100 * (med(lambda r: r[PO] / r[B], off) - 1)) if off else '-'))
+        row, 100 * med(rd.ratio(P, L)), 100 * med(rd.tax(P, B, L)),
+        100 * med(rd.ratio(OP, OL)), 100 * med(rd.tax(OP, OB, OL)),
+        100 * (med(rd.ratio(P, OP)) - 1), 100 * (med(rd.ratio(B, OB)) - 1),
+        100 * (med(rd.ratio(L, OL)) - 1),
+        '%+.1f%%' % (100 * (med(rd.ratio(PO, B), off) - 1)) if off else '-'))
 print('\n'.join(out))

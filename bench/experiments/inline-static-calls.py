@@ -20,11 +20,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
-
-def fail(msg):
-    sys.exit('inline-static-calls.py: ' + msg)
-
-
+fail = rd.failer('inline-static-calls.py')
 if len(sys.argv) != 2:
     fail('usage: inline-static-calls.py RAW.CSV')
 B, L = ('base-mod', 'none'), ('limit-mod', 'none')
@@ -41,11 +37,9 @@ for row, full in full_rounds.items():
     bi = [r for r in full if BI in r and BL in r]
     off = [r for r in full if PO in r]
     out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %9s' % (
-        row, 100 * med(lambda r: r[P] / r[L]),
-        100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
-        100 * med(lambda r: r[Q] / r[L]),
-        100 * med(lambda r: (r[Q] - r[B]) / (r[L] - r[B])),
-        100 * (med(lambda r: r[P] / r[Q]) - 1),
-        '%.1f%%' % (100 * med(lambda r: r[BI] / r[BL], bi)) if bi else '-',
-        '%+.1f%%' % (100 * (med(lambda r: r[PO] / r[B], off) - 1)) if off else '-'))
+        row, 100 * med(rd.ratio(P, L)), 100 * med(rd.tax(P, B, L)),
+        100 * med(rd.ratio(Q, L)), 100 * med(rd.tax(Q, B, L)),
+        100 * (med(rd.ratio(P, Q)) - 1),
+        '%.1f%%' % (100 * med(rd.ratio(BI, BL), bi)) if bi else '-',
+        '%+.1f%%' % (100 * (med(rd.ratio(PO, B), off) - 1)) if off else '-'))
 print('\n'.join(out))

@@ -1,13 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
-"""rounds: what within-round.py and inline-static-calls.py share.
+"""rounds: what within-round.py, inline-static-calls.py and builtin-vehicle.py share.
 
 load(path, need, fail) reads a bench raw.csv and returns, per row
 ("scenario[/variant] n=N"), the rounds that have every (kernel, gate) in
 need, each a {(kernel, gate): pps}; med(f, rounds) is the median of f over
-them.  Bad input goes to fail(), which prints one line and exits 1.
+them.  Bad input goes to fail(), which prints one line and exits 1;
+failer(prog) makes one.  ratio(a, b) and tax(p, b, l) are the per-round
+functions the scripts take medians of: a / b, and (p - b) / (l - b).
 """
 import csv
 import statistics
+import sys
+
+
+def failer(prog):
+    def fail(msg):
+        sys.exit('%s: %s' % (prog, msg))
+    return fail
+
+
+def ratio(a, b):
+    return lambda r: r[a] / r[b]
+
+
+def tax(p, b, lim):
+    return lambda r: (r[p] - r[b]) / (r[lim] - r[b])
 
 
 def load(path, need, fail):

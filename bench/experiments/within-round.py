@@ -16,11 +16,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
-
-def fail(msg):
-    sys.exit('within-round.py: ' + msg)
-
-
+fail = rd.failer('within-round.py')
 if len(sys.argv) not in (2, 3):
     fail('usage: within-round.py RAW.CSV [plain|pcall]')
 TWIN = sys.argv[2] if len(sys.argv) == 3 else 'plain'

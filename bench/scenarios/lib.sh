@@ -335,6 +335,18 @@ dev_mac() {
 }
 
 # dev_stat DEV COUNTER: sets STAT
+# tap_check WHAT CMD...: runs CMD and prints "ok - WHAT", or "not ok -
+# WHAT" and counts the failure in nfail (the guest tests' result lines)
+tap_check() {
+	local what=$1
+	shift
+	if "$@"; then
+		echo "ok - $what"
+	else
+		echo "not ok - $what"
+		nfail=$((nfail + 1))
+	fi
+}
 dev_stat() {
 	read -r STAT <"/sys/class/net/$1/statistics/$2" || die "no $2 statistics for $1"
 }

@@ -51,16 +51,7 @@ for g in ${gates//,/ }; do
 	esac
 done
 
-check() { # check WHAT COND...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok - $SCEN: $what"
-	else
-		echo "not ok - $SCEN: $what"
-		nfail=$((nfail + 1))
-	fi
-}
+check() { tap_check "$SCEN: $1" "${@:2}"; } # check WHAT COND...
 
 trap on_exit EXIT
 add_cleanup gate_restore

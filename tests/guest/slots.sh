@@ -55,16 +55,7 @@ esac
 is_posint "$n" || bad "bad -n '$n': must be an integer > 0"
 is_posint "$count" || bad "bad -c '$count': must be an integer > 0"
 
-check() { # check WHAT COND...
-	local what=$1
-	shift
-	if "$@"; then
-		echo "ok - $what"
-	else
-		echo "not ok - $what"
-		nfail=$((nfail + 1))
-	fi
-}
+check() { tap_check "$@"; } # check WHAT COND...
 
 preflight tc
 if [ "$expect" = slots ]; then
