@@ -8,14 +8,14 @@
 # tcf_dev_queue_xmit() sends the ones that need no fragmenting itself, so
 # this checks that both paths still deliver.
 #
-#   ct-frag.sh [-g GATES]
+#   ct-frag.sh
 #
 # Namespaces: "a" sends UDP to 10.9.0.2 on veth a0 (MTU 1500) -> b0 in
 # "b", whose clsact ingress runs "matchall action ct pipe action mirred
 # egress redirect dev b1" -> c0 in "c", which has b0's MAC address, so
 # that the redirected frames are its own, and a UDP socket on port 9.
-# For each gate setting (default: on,off where the kernel has the gate,
-# else none): a 3000-byte datagram arrives whole in "c" and leaves b1 as 3
+# For each gate setting (on and off where the kernel has the gate, else
+# none): a 3000-byte datagram arrives whole in "c" and leaves b1 as 3
 # fragments; a 100-byte one arrives and leaves b1 as 1 packet.  Prints
 # "ok - ..." / "not ok - ..." lines; exit 1 on a failed check, 2 on bad
 # arguments.
@@ -25,31 +25,12 @@ TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
 . "$TOP/bench/scenarios/lib.sh"
 SCEN=ct-frag
-gates='' nfail=0
+nfail=0
 
-bad() {
-	echo "$SCEN: error: $*" >&2
-	exit 2
-}
-while [ $# -gt 0 ]; do
-	case $1 in
-	-g) [ $# -ge 2 ] || bad "-g needs an argument"; gates=$2; shift 2 ;;
-	*) bad "unknown argument '$1'" ;;
-	esac
-done
-if [ -z "$gates" ]; then
-	if gate_present; then gates=on,off; else gates=none; fi
-fi
-case ,$gates, in
-*,,*) bad "bad -g '$gates'" ;;
-esac
-for g in ${gates//,/ }; do
-	case $g in
-	on | off) gate_present || bad "-g $g: this kernel has no direct-calls gate" ;;
-	none) ;;
-	*) bad "bad gate '$g' in -g: on, off or none" ;;
-	esac
-done
+[ $# -eq 0 ] || { echo "$SCEN: error: no arguments expected, got '$*'" >&2; exit 2; }
+# both gate settings where the kernel has the gate, else none
+GATES=on,off
+gate_init
 
 check() { tap_check "$SCEN: $1" "${@:2}"; } # check WHAT COND...
 
@@ -119,7 +100,7 @@ s.sendto(b"x" * int(sys.argv[1]), ("10.9.0.2", 9))
 	TX=$((t1 - t0))
 }
 
-for g in ${gates//,/ }; do
+for g in "${GATE_SEQ[@]}"; do
 	gate_set "$g"
 	send 3000
 	check "gate $g: a 3000-byte datagram reassembled by ct arrives whole (got $GOT bytes)" [ "$GOT" = 3000 ]

@@ -247,53 +247,11 @@ kind_calls() {
 	esac
 }
 
-# mirred_with_ct NAME: the mirred case again while act_ct is loaded (a
-# built-in act_ct always is): act_ct's init turns on tcf_frag_xmit_count,
-# and then every packet that mirred sends went by sch_frag_xmit_hook(),
-# which calls dev_queue_xmit through a pointer, unless it must be
-# fragmented again (0031).  A ct action added and deleted at once loads
-# the module, as a user's would; it is unloaded afterwards.
-mirred_with_ct() {
-	local name="$1 with act_ct"
-	if ! tc actions add action ct index 900 >/dev/null 2>&1; then
-		check "$name" false "act_ct can be loaded (tc actions add action ct)"
-		return
-	fi
-	tc actions delete action ct index 900 || die "$name: cannot delete the ct action"
-	if [ -w "$GATE_KNOB" ]; then
-		gate_set off
-		census "$name [gate off]"
-		check "$name" "[ \$GONE_PER -lt 10 ]" \
-			"gate off: no thunk entered to reach dev_queue_xmit, by way of sch_frag_xmit_hook() or not"
-		gate_set on
-		census "$name [gate on]"
-		check "$name" "[ \$GONE_PER -lt 10 ]" \
-			"gate on: no thunk entered to reach dev_queue_xmit, by way of sch_frag_xmit_hook() or not"
-	else
-		census "$name [no gate]"
-		check "$name" "[ \$GONE_PER -ge $((KIND_GONE_N[mirred] * 990)) ]" \
-			"base: the census sees mirred's transmit through sch_frag_xmit_hook() (${KIND_GONE_N[mirred]} per packet)"
-	fi
-	mod_unload act_ct
-}
-
-# kind_case SCENARIO VARIANT: in a subshell (the scenario's lib.sh and its
-# cleanups stay there); its exit status is the number of failed checks.
-kind_case() (
-	local scen=$1 v=$2 name="$1/$2"
-	# shellcheck disable=SC2030,SC2034 # this subshell's own; read by lib.sh
-	nfail=0 SCEN_DEFINE_ONLY=1
-	local count=$COUNT
-	# shellcheck source=/dev/null
-	. "$TOP/bench/scenarios/$scen.sh" -n "$KIND_N" -v "$v"
-	# lib.sh, sourced again, reset the scenario knobs
-	# shellcheck disable=SC2030 # this subshell's own
-	COUNT=$count PG_TIMEOUT=120
-	echo "# $name: setup"
-	s_setup "$v" "$KIND_N"
-	[ "$v" = route ] && PG_DEV=fwa
-	GONE=${KIND_GONE[$v]:-}
-	kind_calls "$scen" "$v"
+# kind_census NAME: inside kind_case, the census of the kind set up there
+# (v, GONE and CALLS) with the gate off and on, or with no gate on a kernel
+# without it, and the checks of tc's call sites and of KIND_GONE's
+kind_census() {
+	local name=$1
 	if [ -w "$GATE_KNOB" ]; then
 		gate_set off
 		census "$name [gate off]"
@@ -319,7 +277,41 @@ kind_case() (
 		[ -n "$GONE" ] && check "$name" "[ \$GONE_PER -ge $((KIND_GONE_N[$v] * 990)) ]" \
 			"base: the census sees the kind's own indirect calls that the series removes (${KIND_GONE_N[$v]} per packet)"
 	fi
-	[ "$v" = mirred ] && [ -n "$GONE" ] && mirred_with_ct "$name"
+}
+
+# kind_case SCENARIO VARIANT: in a subshell (the scenario's lib.sh and its
+# cleanups stay there); its exit status is the number of failed checks.
+kind_case() (
+	local scen=$1 v=$2 name="$1/$2"
+	# shellcheck disable=SC2030,SC2034 # this subshell's own; read by lib.sh
+	nfail=0 SCEN_DEFINE_ONLY=1
+	local count=$COUNT
+	# shellcheck source=/dev/null
+	. "$TOP/bench/scenarios/$scen.sh" -n "$KIND_N" -v "$v"
+	# lib.sh, sourced again, reset the scenario knobs
+	# shellcheck disable=SC2030 # this subshell's own
+	COUNT=$count PG_TIMEOUT=120
+	echo "# $name: setup"
+	s_setup "$v" "$KIND_N"
+	[ "$v" = route ] && PG_DEV=fwa
+	GONE=${KIND_GONE[$v]:-}
+	kind_calls "$scen" "$v"
+	kind_census "$name"
+	# mirred again while act_ct is loaded (a built-in act_ct always is):
+	# act_ct's init turns on tcf_frag_xmit_count, and then every packet that
+	# mirred sends went by sch_frag_xmit_hook(), which calls dev_queue_xmit
+	# through a pointer, unless it must be fragmented again (0031).  A ct
+	# action added and deleted at once loads the module, as a user's would;
+	# it is unloaded afterwards.
+	if [ "$v" = mirred ] && [ -n "$GONE" ]; then
+		if tc actions add action ct index 900 >/dev/null 2>&1; then
+			tc actions delete action ct index 900 || die "$name: cannot delete the ct action"
+			kind_census "$name with act_ct"
+			mod_unload act_ct
+		else
+			check "$name with act_ct" false "act_ct can be loaded (tc actions add action ct)"
+		fi
+	fi
 	# progress lines, so that a timeout names the step it stopped in
 	echo "# $name: teardown"
 	s_teardown "$v" "$KIND_N"
