@@ -32,13 +32,12 @@ out = ['%-20s %8s %5s %8s %5s %8s %8s %8s %9s' % ('row', 'new %lim', 'tax', 'old
        '%-20s %8s %5s %8s %5s %8s %8s %8s %9s' % ('', '', '', '', '', 'new/old', 'new/old',
                                                 'new/old', '(new)')]
 for row, full in full_rounds.items():
-    def med(f, rr=full):
-        return rd.med(f, rr)
-    off = [r for r in full if PO in r]
+    def med(f):
+        return rd.med(f, full)
     out.append('%-20s %7.1f%% %4.0f%% %7.1f%% %4.0f%% %+7.1f%% %+7.1f%% %+7.1f%% %9s' % (
         row, 100 * med(rd.ratio(P, L)), 100 * med(rd.tax(P, B, L)),
         100 * med(rd.ratio(OP, OL)), 100 * med(rd.tax(OP, OB, OL)),
         100 * (med(rd.ratio(P, OP)) - 1), 100 * (med(rd.ratio(B, OB)) - 1),
         100 * (med(rd.ratio(L, OL)) - 1),
-        '%+.1f%%' % (100 * (med(rd.ratio(PO, B), off) - 1)) if off else '-'))
+        rd.change(rd.ratio(PO, B), full, (PO,))))
 print('\n'.join(out))

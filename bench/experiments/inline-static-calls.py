@@ -35,11 +35,10 @@ for row, full in full_rounds.items():
     def med(f, rr=full):
         return rd.med(f, rr)
     bi = [r for r in full if BI in r and BL in r]
-    off = [r for r in full if PO in r]
     out.append('%-20s %7.1f%% %5.0f%% %7.1f%% %5.0f%% %+8.1f%% %9s %9s' % (
         row, 100 * med(rd.ratio(P, L)), 100 * med(rd.tax(P, B, L)),
         100 * med(rd.ratio(Q, L)), 100 * med(rd.tax(Q, B, L)),
         100 * (med(rd.ratio(P, Q)) - 1),
         '%.1f%%' % (100 * med(rd.ratio(BI, BL), bi)) if bi else '-',
-        '%+.1f%%' % (100 * (med(rd.ratio(PO, B), off) - 1)) if off else '-'))
+        rd.change(rd.ratio(PO, B), full, (PO,))))
 print('\n'.join(out))

@@ -7,10 +7,17 @@ need, each a {(kernel, gate): pps}; med(f, rounds) is the median of f over
 them.  Bad input goes to fail(), which prints one line and exits 1;
 failer(prog) makes one.  ratio(a, b) and tax(p, b, l) are the per-round
 functions the scripts take medians of: a / b, and (p - b) / (l - b).
+change(f, rounds, keys) is the column of a kernel or gate that a run may
+lack: the median of f - 1 over the rounds that have every key, as
+'+x.x%', or '-' where none has them.  The readers print tables, so a
+closed pipe (under head) ends them quietly.
 """
 import csv
+import signal
 import statistics
 import sys
+
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 
 def failer(prog):
@@ -52,3 +59,8 @@ def load(path, need, fail):
 
 def med(f, rounds):
     return statistics.median(f(r) for r in rounds)
+
+
+def change(f, rounds, keys):
+    have = [r for r in rounds if all(k in r for k in keys)]
+    return '%+.1f%%' % (100 * (med(f, have) - 1)) if have else '-'

@@ -35,15 +35,14 @@ NEW_OFF, OLD_OFF = (NEW[0], 'off'), (OLD[0], 'off')
 out = ['%-24s %6s %8s %8s %6s %6s %8s  %-18s %8s' % ('row', 'rounds', 'old %lim', 'new %lim', 'old', 'new',
                                                    'new/old', 'range (rounds)', 'gate off')]
 for row, full in full_rounds.items():
-    def med(f, rr=full):
-        return rd.med(f, rr)
+    def med(f):
+        return rd.med(f, full)
     each = [100 * (r[NEW] / r[OLD] - 1) for r in full]
-    off = [r for r in full if NEW_OFF in r and OLD_OFF in r]
     out.append('%-24s %6d %7.1f%% %7.1f%% %5.0f%% %5.0f%% %+7.1f%%  %-18s %8s' % (
         row, len(full), 100 * med(rd.ratio(OLD, L)), 100 * med(rd.ratio(NEW, L)),
         100 * med(rd.tax(OLD, B, L)), 100 * med(rd.tax(NEW, B, L)),
         100 * (med(rd.ratio(NEW, OLD)) - 1), '%+.1f%% .. %+.1f%%' % (min(each), max(each)),
-        '%+.1f%%' % (100 * (med(rd.ratio(NEW_OFF, OLD_OFF), off) - 1)) if off else '-'))
+        rd.change(rd.ratio(NEW_OFF, OLD_OFF), full, (NEW_OFF, OLD_OFF))))
 out.append('(old, new: the share of the tax recovered, %s to %s, gate on; gate off: new / old'
            ' with the gate off, where the run has it)' % (B[0], L[0]))
 print('\n'.join(out))

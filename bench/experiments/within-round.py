@@ -15,11 +15,9 @@ gate on vs off, PATCHED's gate off vs base-mod) print '-' where the run
 lacks their kernels or gates.  Bad input: one line on stderr, exit 1.
 """
 import os
-import signal
 import sys
 
 sys.dont_write_bytecode = True
-signal.signal(signal.SIGPIPE, signal.SIG_DFL)  # quiet under head
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
@@ -36,12 +34,6 @@ PP, PPO = ('patched-mod-' + TWIN, 'on'), ('patched-mod-' + TWIN, 'off')
 NEED = (B, BP, L, P)
 full_rounds = rd.load(sys.argv[1], NEED, fail)
 
-
-def opt(f, full, keys, fmt):
-    """The median of f over the rounds that have keys, or '-' if none has."""
-    have = [r for r in full if all(k in r for k in keys)]
-    return fmt % (100 * (rd.med(f, have) - 1)) if have else '-'
-
 out = ['%-22s %9s %9s %7s %8s %7s %7s %9s %9s' % ('row', TWIN + '/b', 'limit/b', 'share', 'P %lim',
                                                  'tax', 'thunks', TWIN + ' on', 'off vs b')]
 for row, full in full_rounds.items():
@@ -53,6 +45,6 @@ for row, full in full_rounds.items():
         100 * med(lambda r: r[P] / r[L]),
         100 * med(lambda r: (r[P] - r[B]) / (r[L] - r[B])),
         100 * med(lambda r: (r[P] - r[B]) / (r[BP] - r[B])),
-        opt(lambda r: r[PP] / r[PPO], full, (PP, PPO), '%+.1f%%'),
-        opt(lambda r: r[PO] / r[B], full, (PO,), '%+.1f%%')))
+        rd.change(rd.ratio(PP, PPO), full, (PP, PPO)),
+        rd.change(rd.ratio(PO, B), full, (PO,))))
 print('\n'.join(out))
