@@ -8,6 +8,7 @@
 #   bench/bench.sh [--quick] [--rounds R] [--scenarios S[,S..]] [--kernels K[,K..]]
 #                  [--duration SEC] [--gates G,G] [--keep-going] [--out DIR]
 #                  [--timeout SEC] [--idle-timeout SEC] [--no-report]
+#                  [--allow-stale]
 #
 #   --scenarios   names from bench/scenarios, each optionally with variants
 #                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
@@ -25,6 +26,8 @@
 #                 nft-set hash and pipapo, udp-lookup reuseport and connected6,
 #                 tc-cls flower and basic, tc-act mirred and police
 #   --keep-going  go on with the next boot when a boot fails twice
+#   --allow-stale measure a kernel whose sources moved since it was built
+#                 (below), with a note in the output and in raw.csv
 #   --timeout     hard limit for one boot (default 900 s)
 #   --idle-timeout  the runner kills a boot whose console is silent this
 #                 long (default 60 s, or 4 x --duration if longer; 0 = off;
@@ -40,6 +43,15 @@
 # failure stops the run (unless --keep-going): raw.csv ends with an
 # "# incomplete" line and bench exits non-zero, as after an interrupt.
 # Runner: scripts/run-uml.sh, or $THUNKLESS_RUNNER.
+#
+# bench.sh builds nothing: "make bench" (scripts/bench.sh) builds first.  A
+# kernel that scripts/build.sh built as its profile says has a record of
+# what it was built from (.thunkless-inputs beside it); when its sources
+# have moved since (a commit in the series not yet rebuilt, a changed test
+# patch or fragment), bench.sh refuses it, in one line that says what
+# moved, unless --allow-stale.  A kernel without a record (an experiment
+# built with OUT=, SRC=, MAKEFLAGS_EXTRA= or extra fragments) is measured
+# as it is.
 set -u
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 # BASE=<version> (scripts/base.sh): the default kernels are that base's,
@@ -71,6 +83,7 @@ outdir=
 timeout=900
 idle_timeout=
 report=1
+allow_stale=
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -90,6 +103,7 @@ while [ $# -gt 0 ]; do
 		shift 2
 		;;
 	--keep-going) keep_going=1; shift ;;
+	--allow-stale) allow_stale=1; shift ;;
 	--no-report) report=; shift ;;
 	-h | --help) awk 'NR < 4 { next } !/^#/ { exit } { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
 	*) die "unknown option '$1'" ;;
@@ -176,6 +190,33 @@ else
 	done
 fi
 
+# stale NAME PATH: empty when the kernel at PATH has no record of its
+# sources or is built from what its profile names now; else what moved.
+INPUTS=${THUNKLESS_INPUTS:-$TOP/scripts/inputs.sh}
+stale() {
+	local rec now prof kbase what
+	rec=$(dirname "$2")/.thunkless-inputs
+	[ -f "$rec" ] || return 0
+	read -r _ prof _ kbase <"$rec"
+	if ! now=$(THUNKLESS_BASE=$kbase "$INPUTS" "$prof" 2>&1); then
+		echo "cannot read what $prof is built from now: ${now##*$'\n'}"
+		return 0
+	fi
+	[ "$now" != "$(cat "$rec")" ] || return 0
+	what=$(awk 'NR == FNR { was[$1] = $0; next }
+		was[$1] != $0 {
+			split(was[$1], w, " ")
+			if ($1 == "tree") printf "its %s tree is at %.12s, the kernel was built from %.12s", $2, $3, w[3]
+			else if ($1 == "test-patches") printf "the test patches changed since its build"
+			else if ($1 == "fragments") printf "its config fragments changed since its build"
+			else if ($1 == "uncommitted") printf "the uncommitted changes of its tree differ from its build"
+			else printf "its profile changed since its build (%s)", $1
+			exit
+		}' "$rec" - <<<"$now")
+	echo "${what:-its record differs from what $prof is built from now}"
+}
+stale_notes=()
+
 # Kernels: NAME or NAME=PATH, then optionally @SCEN[+SCEN..]
 knames=()
 kpaths=()
@@ -214,6 +255,13 @@ for k in ${kernels_arg//,/ }; do
 	if [ ! -f "$path" ] || [ ! -x "$path" ]; then
 		die "kernel '$name' missing: $path"
 	fi
+	why=$(stale "$name" "$path")
+	if [ -n "$why" ]; then
+		read -r _ prof _ kbase <"$(dirname "$path")/.thunkless-inputs"
+		[ -n "$allow_stale" ] ||
+			die "kernel '$name' is stale: $why (rebuild it: $([ "$kbase" = "$THUNKLESS_DEFAULT_BASE" ] || echo "BASE=$kbase ")scripts/build.sh $prof; or --allow-stale)"
+		stale_notes+=("kernel=$name: $why")
+	fi
 	knames+=("$name")
 	kpaths+=("$(cd "$(dirname "$path")" && pwd)/$(basename "$path")")
 	kspecs+=("$ks")
@@ -236,8 +284,10 @@ raw=$outdir/raw.csv
 	echo "# thunkless bench raw v1"
 	echo "# started=$(date -u +%Y-%m-%dT%H:%M:%SZ) base=$base rounds=$rounds duration=$duration"
 	echo "# kernels=${knames[*]} scenarios=${specs[*]} gates=$gates"
+	for x in "${stale_notes[@]}"; do echo "# stale $x"; done
 	echo "ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
 } >"$raw"
+for x in "${stale_notes[@]}"; do say "measured as it is (--allow-stale): stale $x"; done
 
 finished=
 # shellcheck disable=SC2317 # run from the EXIT trap

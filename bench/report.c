@@ -129,6 +129,8 @@ static char **failures;
 static size_t nfailures;
 static char **retries;
 static size_t nretries;
+static char **stales;
+static size_t nstales;
 static size_t nrecords;
 static int complete, incomplete;
 static char incomplete_reason[256];
@@ -285,6 +287,9 @@ static void comment(const char *line)
 	} else if (!strncmp(p, "retried ", 8)) {
 		retries = xrealloc(retries, (nretries + 1) * sizeof(*retries));
 		retries[nretries++] = xstrdup(p + 8);
+	} else if (!strncmp(p, "stale ", 6)) {
+		stales = xrealloc(stales, (nstales + 1) * sizeof(*stales));
+		stales[nstales++] = xstrdup(p + 6);
 	}
 }
 
@@ -916,6 +921,12 @@ static void write_table(FILE *out, const char *raw)
 		for (i = 0; i < nretries; i++)
 			fprintf(out, "  %s\n", retries[i]);
 	}
+	if (nstales) {
+		fprintf(out, "\n%zu kernel(s) measured although their sources had moved "
+			"since they were built (--allow-stale):\n", nstales);
+		for (i = 0; i < nstales; i++)
+			fprintf(out, "  %s\n", stales[i]);
+	}
 	write_other_table(out);
 }
 
@@ -1075,6 +1086,12 @@ static void write_json(const char *dir, const char *raw)
 		if (i)
 			fputs(", ", f);
 		json_str(f, retries[i]);
+	}
+	fputs("],\n  \"stale\": [", f);
+	for (i = 0; i < nstales; i++) {
+		if (i)
+			fputs(", ", f);
+		json_str(f, stales[i]);
 	}
 	fprintf(f, "],\n  \"cv_bound_pct\": %.2f,\n  \"kernels\": {\"base\": ", cv_bound);
 	json_str(f, role[0]);

@@ -18,6 +18,23 @@ line=$(awk -v p="$profile" '$1 == p' "$TOP/configs/profiles")
 [ -n "$line" ] || die "unknown kernel profile '$profile' (see configs/profiles)"
 read -r _ arch source frags <<<"$line"
 
+# A kernel built as the profile says, from its own trees into its own
+# directory, records what it was built from (scripts/inputs.sh) in
+# .thunkless-inputs, which bench/bench.sh checks; any override below makes
+# it an experiment, with no record.
+default_build=1
+[ -z "${SRC:-}${OUT:-}${MAKEFLAGS_EXTRA:-}${TARGETS:-}" ] && [ $# -eq 0 ] || default_build=
+record_inputs() {
+	rm -f "$out/.thunkless-inputs"
+	[ -n "$default_build" ] || return 0
+	if "$TOP/scripts/inputs.sh" "$profile" >"$out/.thunkless-inputs.tmp"; then
+		mv "$out/.thunkless-inputs.tmp" "$out/.thunkless-inputs"
+	else
+		rm -f "$out/.thunkless-inputs.tmp"
+		warn "$profile: no record of its sources written"
+	fi
+}
+
 # SRC=dir builds another checkout (a bisect step) with this profile's config.
 SRC=${SRC:-$("$TOP/scripts/src.sh" "$source")}
 export SRC
@@ -48,10 +65,11 @@ stamp=$({
 
 if [ -z "${TARGETS:-}" ] && [ -f "$out/$image" ] && [ "$(cat "$out/.thunkless-stamp" 2>/dev/null)" = "$stamp" ]; then
 	info "$profile is up to date"
+	record_inputs
 	echo "$out/$image"
 	exit 0
 fi
-rm -f "$out/.thunkless-stamp"
+rm -f "$out/.thunkless-stamp" "$out/.thunkless-inputs"
 
 # The .config depends only on the fragments, the tree's Kconfig files and
 # starting configs, and the tools Kconfig asks about; when none of them
@@ -98,4 +116,5 @@ if [ $mods = 1 ]; then
 		die "installing the modules of $profile failed (log: $log)"
 fi
 echo "$stamp" >"$out/.thunkless-stamp"
+record_inputs
 echo "$out/$image"

@@ -282,6 +282,66 @@ else
 	nok "@ restriction" "rc=$rc" "$(cat "$FAKE_LOG")" "$(cat "$raw")" "$out"
 fi
 
+# ---- a kernel whose sources moved since it was built --------------------------
+# build.sh records what a kernel was built from (.thunkless-inputs);
+# THUNKLESS_INPUTS stands in for scripts/inputs.sh, which says what its
+# profile is built from now.
+mkdir -p "$tmp/kst"
+cp "$tmp/k/base" "$tmp/kst/stalek"
+cat >"$tmp/kst/.thunkless-inputs" <<'EOR'
+profile um-x base 6.12
+line um-x um series+test net uml
+tree series+test aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+test-patches 1111111111111111
+fragments 2222222222222222
+EOR
+cat >"$tmp/inputs-now.sh" <<'EOS'
+#!/bin/sh
+[ "$1" = um-x ] || { echo "inputs: error: unknown kernel profile '$1'" >&2; exit 1; }
+[ "$THUNKLESS_BASE" = 6.12 ] || { echo "inputs: error: wrong base '$THUNKLESS_BASE'" >&2; exit 1; }
+cat "$FAKE_INPUTS"
+EOS
+chmod +x "$tmp/inputs-now.sh"
+export THUNKLESS_INPUTS=$tmp/inputs-now.sh FAKE_INPUTS=$tmp/inputs-now
+KS="$K,x=$tmp/kst/stalek"
+cp "$tmp/kst/.thunkless-inputs" "$FAKE_INPUTS"
+: >"$FAKE_LOG"
+out=$("$B" --rounds 1 --kernels "$KS" --scenarios tc-matchall:1 --duration 0.1 --out "$tmp/r9" 2>&1)
+rc=$?
+if [ $rc -eq 0 ] && grep -q '^stalek ' "$FAKE_LOG" && ! grep -q stale "$tmp/r9/raw.csv" &&
+	[[ $out != *stale* ]]; then
+	ok "a kernel built from what its profile names now runs, with no note"
+else
+	nok "current kernel" "rc=$rc" "$out" "$(cat "$FAKE_LOG")"
+fi
+sed -i 's/^tree series+test a*/tree series+test bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb/' "$FAKE_INPUTS"
+err_case "stale: the series moved" "bench: error: kernel 'x' is stale: its series+test tree is at bbbbbbbbbbbb, the kernel was built from aaaaaaaaaaaa (rebuild it: BASE=6.12 scripts/build.sh um-x; or --allow-stale)" \
+	--kernels "$KS" --scenarios tc-matchall:1
+cp "$tmp/kst/.thunkless-inputs" "$FAKE_INPUTS"
+sed -i 's/^fragments .*/fragments 3333333333333333/' "$FAKE_INPUTS"
+err_case "stale: a fragment changed" "bench: error: kernel 'x' is stale: its config fragments changed since its build" \
+	--kernels "$KS" --scenarios tc-matchall:1
+sed -i 's/^fragments .*/fragments 2222222222222222/; s/^test-patches .*/test-patches 4444444444444444/' "$FAKE_INPUTS"
+err_case "stale: a test patch changed" "bench: error: kernel 'x' is stale: the test patches changed since its build" \
+	--kernels "$KS" --scenarios tc-matchall:1
+sed -i 's/^profile um-x .*/profile um-y base 6.12/' "$tmp/kst/.thunkless-inputs"
+err_case "record of an unknown profile" "bench: error: kernel 'x' is stale: cannot read what um-y is built from now: inputs: error: unknown kernel profile 'um-y'" \
+	--kernels "$KS" --scenarios tc-matchall:1
+sed -i 's/^profile um-y .*/profile um-x base 6.12/' "$tmp/kst/.thunkless-inputs"
+: >"$FAKE_LOG"
+out=$("$B" --rounds 1 --allow-stale --kernels "$KS" --scenarios tc-matchall:1 --duration 0.1 --out "$tmp/r10" 2>&1)
+rc=$?
+note='stale kernel=x: the test patches changed since its build'
+if [ $rc -eq 0 ] && grep -q '^stalek ' "$FAKE_LOG" && grep -qx "# $note" "$tmp/r10/raw.csv" &&
+	[[ $out == *"bench: measured as it is (--allow-stale): $note"* ]] &&
+	grep -q 'measured although their sources had moved' "$tmp/r10/report.txt" &&
+	grep -q '"stale": \["kernel=x: the test patches changed' "$tmp/r10/summary.json"; then
+	ok "--allow-stale: measured, with a note in the output, raw.csv, report.txt and summary.json"
+else
+	nok "--allow-stale" "rc=$rc" "$out" "$(cat "$tmp/r10/raw.csv" 2>&1)"
+fi
+unset THUNKLESS_INPUTS FAKE_INPUTS
+
 # ---- guest-run.sh: PROGRESS lines are console only ---------------------------
 sd=$tmp/scen
 mkdir -p "$sd" "$tmp/gout"
