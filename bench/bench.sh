@@ -190,14 +190,12 @@ else
 	done
 fi
 
-# stale NAME PATH: empty when the kernel at PATH has no record of its
-# sources or is built from what its profile names now; else what moved.
+# stale REC PROFILE BASE: empty when the record REC (.thunkless-inputs,
+# of PROFILE on BASE) matches what PROFILE is built from now; else what
+# moved.
 INPUTS=${THUNKLESS_INPUTS:-$TOP/scripts/inputs.sh}
 stale() {
-	local rec now prof kbase what
-	rec=$(dirname "$2")/.thunkless-inputs
-	[ -f "$rec" ] || return 0
-	read -r _ prof _ kbase <"$rec"
+	local rec=$1 prof=$2 kbase=$3 now what
 	if ! now=$(THUNKLESS_BASE=$kbase "$INPUTS" "$prof" 2>&1); then
 		echo "cannot read what $prof is built from now: ${now##*$'\n'}"
 		return 0
@@ -255,9 +253,13 @@ for k in ${kernels_arg//,/ }; do
 	if [ ! -f "$path" ] || [ ! -x "$path" ]; then
 		die "kernel '$name' missing: $path"
 	fi
-	why=$(stale "$name" "$path")
+	rec=$(dirname "$path")/.thunkless-inputs
+	why=
+	if [ -f "$rec" ]; then
+		read -r _ prof _ kbase <"$rec"
+		why=$(stale "$rec" "$prof" "$kbase")
+	fi
 	if [ -n "$why" ]; then
-		read -r _ prof _ kbase <"$(dirname "$path")/.thunkless-inputs"
 		[ -n "$allow_stale" ] ||
 			die "kernel '$name' is stale: $why (rebuild it: $([ "$kbase" = "$THUNKLESS_DEFAULT_BASE" ] || echo "BASE=$kbase ")scripts/build.sh $prof; or --allow-stale)"
 		stale_notes+=("kernel=$name: $why")

@@ -38,13 +38,8 @@ record_inputs() {
 # SRC=dir builds another checkout (a bisect step) with this profile's config.
 SRC=${SRC:-$("$TOP/scripts/src.sh" "$source")}
 export SRC
-fragments=()
-# configs/NAME-<base>.config, where it exists, follows configs/NAME.config
-# for that base: what differs there (a renamed or removed symbol).
-for f in $frags; do
-	fragments+=("$TOP/configs/$f.config")
-	[ ! -f "$TOP/configs/$f-$KVER.config" ] || fragments+=("$TOP/configs/$f-$KVER.config")
-done
+# shellcheck disable=SC2086 # frags: the profile's names, one word each
+mapfile -t fragments < <(profile_fragments $frags)
 for f in "$@"; do fragments+=("$(realpath -e "$f" 2>/dev/null || die "no such fragment: $f")"); done
 
 out=${OUT:-$BUILD/out/$profile}

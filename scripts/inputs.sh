@@ -43,14 +43,8 @@ if [ "$source" = series ]; then
 	echo "uncommitted $(tgit diff HEAD | h16)"
 fi
 case $source in
-*+test)
-	# shellcheck disable=SC2046
-	echo "test-patches $( (cat "$tp/series" 2>/dev/null; series_list "$tp" | xargs -r cat) | h16)"
-	;;
+*+test) echo "test-patches $(series_hash "$tp")" ;;
 esac
-files=()
-for f in $frags; do
-	files+=("$TOP/configs/$f.config")
-	[ ! -f "$TOP/configs/$f-$KVER.config" ] || files+=("$TOP/configs/$f-$KVER.config")
-done
+# shellcheck disable=SC2086 # frags: the profile's names, one word each
+mapfile -t files < <(profile_fragments $frags)
 echo "fragments $(cat "${files[@]}" | h16)"

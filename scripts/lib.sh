@@ -183,10 +183,24 @@ setup_ccache() {
 	fi
 }
 
-# series_hash: a digest of the series file and the patches it names.
+# series_hash [DIR]: a digest of DIR's series file and the patches it
+# names (DIR: by default the series, $PATCHDIR).
 series_hash() {
-	{ cat "$PATCHDIR/series" 2>/dev/null || true; series_list "$PATCHDIR" | xargs -r cat; } |
+	local dir=${1:-$PATCHDIR}
+	{ cat "$dir/series" 2>/dev/null || true; series_list "$dir" | xargs -r cat; } |
 		sha256sum | cut -c1-16
+}
+
+# profile_fragments NAME...: the files of a profile's fragment names, in
+# order.  configs/NAME-<base>.config, where it exists, follows
+# configs/NAME.config for that base: what differs there (a renamed or
+# removed symbol).
+profile_fragments() {
+	local f
+	for f in "$@"; do
+		echo "$TOP/configs/$f.config"
+		[ ! -f "$TOP/configs/$f-$KVER.config" ] || echo "$TOP/configs/$f-$KVER.config"
+	done
 }
 
 # am_patches DIR WHAT WHERE PATCH...: git am each patch (no 3-way, so no
