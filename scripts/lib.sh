@@ -172,6 +172,11 @@ setup_ccache() {
 	# Debug info embeds the build directory; without this a second clone
 	# (CI) would miss every object that the first one cached.
 	export CCACHE_NOHASHDIR=${CCACHE_NOHASHDIR:-1}
+	# Depend mode: a miss compiles once, taking the includes from the
+	# dependency file kbuild asks for (-Wp,-MMD), instead of running the
+	# preprocessor first to hash its output; a cold build's compiles took
+	# about a tenth less CPU (net/core/dev.o, 2026-12-05, Zen 5).
+	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 	export KBUILD_BUILD_USER=thunkless KBUILD_BUILD_HOST=thunkless
 	if command -v ccache >/dev/null; then

@@ -57,7 +57,22 @@ out=$(series_dirs 2>&1)
 [ "$out" = " drivers/net/ kernel/softirq.o lib/rhashtable.o net/sched/ net/sched/x/ " ] &&
 	echo "ok - series_dirs: net/ and drivers/ directories whole, other files as objects" ||
 	{ echo "not ok - series_dirs printed '$out'"; fails=$((fails + 1)); }
+# series_objs: what they build by default: the objects of the series' C
+# files that build-x86_64 built, under the directories given if any.
+mkdir -p "$BUILD/out/x86_64/kernel" "$BUILD/out/x86_64/net/sched/x" "$BUILD/out/x86_64/drivers/net"
+touch "$BUILD/out/x86_64/kernel/softirq.o" "$BUILD/out/x86_64/net/sched/x/y.o" \
+	"$BUILD/out/x86_64/net/sched/sch_generic.o" "$BUILD/out/x86_64/net/sched/cls_api.o"
+out=$(series_objs 2>&1)
+[ "$out" = "kernel/softirq.o net/sched/cls_api.o net/sched/sch_generic.o net/sched/x/y.o" ] &&
+	echo "ok - series_objs: the series' objects that build-x86_64 built, no selftest" ||
+	{ echo "not ok - series_objs printed '$out'"; fails=$((fails + 1)); }
+out=$(series_objs net/sched/x/ kernel/ 2>&1)
+[ "$out" = "kernel/softirq.o net/sched/x/y.o" ] &&
+	echo "ok - series_objs DIR...: only those under the directories" ||
+	{ echo "not ok - series_objs net/sched/x/ kernel/ printed '$out'"; fails=$((fails + 1)); }
 APPLIED=base
+[ -z "$(series_objs)" ] && echo "ok - series_objs: nothing for a series without C files" ||
+	{ echo "not ok - series_objs of an empty series printed '$(series_objs)'"; fails=$((fails + 1)); }
 [ "$(series_dirs)" = " net/sched/" ] && echo "ok - series_dirs: net/sched/ for a series without C files" ||
 	{ echo "not ok - series_dirs of an empty series printed '$(series_dirs)'"; fails=$((fails + 1)); }
 # check_waivers: a waiver must name a patch of the series.
