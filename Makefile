@@ -6,12 +6,12 @@ S := scripts
 .PHONY: all help deps tree export build bench bench-quick bench-upstream bench-srso bench-modules check clean distclean
 
 help:
-	@echo "BASE=6.12 (or 6.1, the default) on any target: that base's series (patches/<base>/); make check without BASE proves both"
+	@echo "BASE=6.12 (or 6.1, the default) on any target: that base's series (patches/<base>/); make check without BASE proves both (6.12 by its build proofs)"
 	@echo "make bench     build the UML kernels (base/patched/limit, and tc as modules), run the pktgen A/B benchmark"
 	@echo "make bench-upstream  tc-matchall n=1,100 on those and on upstream 6.12's own tc wrapper"
 	@echo "make bench-srso  the same with retpolines plus SRSO safe RET, AMD Zen 1-3's default (base-srso, patched-srso)"
 	@echo "make bench-modules   the tc scenarios alone, tc built in and as modules (base-mod, patched-mod)"
-	@echo "make check     apply and prove the series (hygiene, builds, boots, kselftests, KUnit)"
+	@echo "make check     apply and prove the series: 6.1 whole (hygiene, builds, boots, kselftests, KUnit), 6.12's build proofs; BASE=6.12: that one whole; CHECKFLAGS=--long: every base whole, in depth"
 	@echo "make tree      unpack the base into build/linux and apply the series"
 	@echo "make export    regenerate patches/ from build/linux's commits"
 	@echo "make build     build the x86_64 guest kernel and the patched UML kernel"

@@ -155,22 +155,22 @@ series_dirs() {
 	echo " ${dirs:-net/sched/}"
 }
 
-# series_objs [UNDER...]: what a bisect step and the no-retpoline matrix
+# series_objs [UNDER...]: the objects of the kernel .c files the series
+# adds or changes (series_cobjs) that build-x86_64 built (the object is in
+# its output, or in build-x86_64-objs'), those under one of the UNDER
+# directories when any are given.  What a bisect step and a matrix
 # variant build by default (make check without --long, which builds
-# series_dirs instead): the objects of the kernel .c files the series adds
-# or changes that build-x86_64's configuration builds (the object is in
-# its output), those under one of the UNDER directories when any are
-# given.  A header the series changes is then compiled through the
+# series_dirs instead) are of these, those that their configuration
+# builds: a header the series changes is then compiled through the
 # series' own files that include it, the users of what it adds, rather
-# than through every file of their directories: on the slow 2-core hosts
-# (a Zen 5 of 2026-12-05 built 2.5 times slower than the Xeon of the
-# timing table) the bisection of the header patches cost more than the
-# rest of a base's checks.
+# than through every file of their directories.  On the slow 2-core Zen 5
+# host of 2026-12-05 (a kernel built 2.4 to 2.9 times slower than on the
+# Xeon of the README's timing table), CI's cold run of the 6.1 part alone
+# took 88 minutes, with the bisection of the header patches its largest
+# part.
 series_objs() {
-	local f o d ok objs=
-	for f in $(tgit diff --name-only --diff-filter=AM "base..$APPLIED" -- '*.c'); do
-		case $f in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
-		o=${f%.c}.o
+	local o d ok objs=
+	for o in $(series_cobjs); do
 		[ -f "${SEED_FROM:-$BUILD/out/x86_64}/$o" ] || continue
 		ok=$(($# == 0))
 		for d in "$@"; do
@@ -179,6 +179,28 @@ series_objs() {
 		[ $ok = 0 ] || objs="$objs $o"
 	done
 	echo "${objs# }"
+}
+
+# series_cobjs: the objects of every kernel .c file the series adds or
+# changes, whatever builds them.
+series_cobjs() {
+	local f
+	for f in $(tgit diff --name-only --diff-filter=AM "base..$APPLIED" -- '*.c'); do
+		case $f in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
+		echo "${f%.c}.o"
+	done
+}
+
+# configured_objs OUT TARGET...: the objects kbuild builds for those
+# targets (directories, objects) with OUT's configuration, up to date or
+# not: a dry run (make -n) in which every object's command line has
+# changed, so that each is listed.  SRC as for kmake.
+configured_objs() {
+	local out=$1
+	shift
+	setup_ccache
+	kmake x86_64 "$out" -n KCFLAGS="${KCFLAGS:-} -DTHUNKLESS_DRY_RUN" "$@" 2>/dev/null |
+		grep -oE ' -o [^ ]+\.o( |$)' | awk '{ print $2 }' | sort -u
 }
 
 # warnings_in_series LOG: the compiler warnings in a build log that point
@@ -242,15 +264,12 @@ check_x86_64_objs() (
 	out=$SEED_FROM
 	rm -rf "$out"
 	OUT=$out TARGETS=prepare "$TOP/scripts/build.sh" x86_64 >/dev/null || exit 1
-	setup_ccache
 	# shellcheck disable=SC2046 # one directory or object per word
-	configured=$(kmake x86_64 "$out" -n $(series_dirs) 2>/dev/null |
-		grep -oE ' -o [^ ]+\.o( |$)' | awk '{ print $2 }' | sort -u)
+	configured=$(configured_objs "$out" $(series_dirs))
 	[ -n "$configured" ] || die "a dry run of kbuild over$(series_dirs)listed no object"
 	objs=
-	for f in $(tgit diff --name-only --diff-filter=AM "base..$APPLIED" -- '*.c'); do
-		case $f in tools/* | Documentation/* | scripts/* | samples/*) continue ;; esac
-		grep -qxF "${f%.c}.o" <<<"$configured" && objs="$objs ${f%.c}.o"
+	for o in $(series_cobjs); do
+		grep -qxF "$o" <<<"$configured" && objs="$objs $o"
 	done
 	[ -n "$objs" ] || die "the x86_64 configuration builds none of the series' files"
 	OUT=$out TARGETS="${objs# }" "$TOP/scripts/build.sh" x86_64 || exit 1
@@ -259,8 +278,9 @@ check_x86_64_objs() (
 	echo "built the series' $(wc -w <<<"$objs") objects of $KVER's x86_64 configuration"
 )
 
-# check_bisect COMMIT: the series' objects (series_objs; with --long its
-# directories whole, series_dirs) build at this commit, with no compiler
+# check_bisect COMMIT: the series' objects that exist at this commit and
+# that its configuration builds (with --long its directories whole,
+# series_dirs) build at this commit, with no compiler
 # warning in a file the series changes.  W=1 and sparse are
 # check_warnings' job, on the whole series: the bisect steps build with the
 # flags of build-x86_64, and their worktree and output directory sit at the
@@ -279,10 +299,31 @@ check_bisect() (
 			[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && dirs="$dirs $d"
 		done
 	else
-		for o in $(series_objs); do
-			[ -f "$wt/${o%.o}.c" ] && dirs="$dirs $o"
+		# The series' objects that exist at this commit and that its
+		# configuration builds: a file may come before the option that
+		# builds it (6.12's 0001 adds net/core/direct_calls.c, which
+		# nothing selects before 0002).  What kbuild builds changes only
+		# with a Kconfig or a Makefile: listed again only then.
+		key=$(git -C "$wt" ls-tree -r HEAD | grep -E $'\t(.*/)?(Kconfig[^/]*|Makefile|Kbuild)$' |
+			sha256sum | cut -c1-32)
+		list=$out/.thunkless-objs-$key
+		if [ ! -f "$list" ]; then
+			SRC=$wt OUT=$out TARGETS=prepare CONFIG_NOVERIFY="thunkless slots thunkless-path kunit" \
+				"$TOP/scripts/build.sh" x86_64 >/dev/null || exit 1
+			there=
+			for d in $(series_dirs); do
+				[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && there="$there $d"
+			done
+			# shellcheck disable=SC2086 # one directory or object per word
+			SRC=$wt configured_objs "$out" $there >"$list.tmp" && [ -s "$list.tmp" ] ||
+				die "a dry run of kbuild over$there listed no object"
+			mv "$list.tmp" "$list"
+		fi
+		for o in $(series_cobjs); do
+			[ -f "$wt/${o%.o}.c" ] && grep -qxF "$o" "$list" && dirs="$dirs $o"
 		done
 	fi
+	[ "${SCOPE:-objects}" = dirs ] || dirs=${dirs:- prepare}
 	echo "building:$dirs"
 	SRC=$wt OUT=$out TARGETS="${dirs:-net/sched/}" CONFIG_NOVERIFY="thunkless slots thunkless-path kunit" \
 		"$TOP/scripts/build.sh" x86_64 || exit 1
@@ -318,16 +359,14 @@ check_matrix() (
 	trap "keep_log '$out' matrix-$v; rm -rf '$out'" EXIT
 	seed_out "$TREE" "$out"
 	# By default the series' objects under those directories that this
-	# configuration compiles again (a dry run of kbuild over them lists
-	# those; a variant turns off some of the series' own options, or tc's
-	# actions, and an object it does not change is build-x86_64's), with
-	# --long the directories whole.
+	# configuration builds (configured_objs: a variant turns off some of
+	# the series' own options, or tc's actions; kbuild compiles again
+	# those of them that the variant changes), with --long the
+	# directories whole.
 	if [ "${SCOPE:-objects}" = objects ]; then
 		OUT=$out TARGETS=prepare "$TOP/scripts/build.sh" x86_64 "$f" >/dev/null || exit 1
-		setup_ccache
 		# shellcheck disable=SC2086 # one directory per word
-		configured=$(kmake x86_64 "$out" -n $dirs 2>/dev/null |
-			grep -oE ' -o [^ ]+\.o( |$)' | awk '{ print $2 }' | sort -u)
+		configured=$(configured_objs "$out" $dirs)
 		[ -n "$configured" ] || die "a dry run of kbuild over $dirs listed no object"
 		objs=
 		# shellcheck disable=SC2086
