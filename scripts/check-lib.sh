@@ -155,32 +155,6 @@ series_dirs() {
 	echo " ${dirs:-net/sched/}"
 }
 
-# series_objs [UNDER...]: the objects of the kernel .c files the series
-# adds or changes (series_cobjs) that build-x86_64 built (the object is in
-# its output, or in build-x86_64-objs'), those under one of the UNDER
-# directories when any are given.  What a bisect step and a matrix
-# variant build by default (make check without --long, which builds
-# series_dirs instead) are of these, those that their configuration
-# builds: a header the series changes is then compiled through the
-# series' own files that include it, the users of what it adds, rather
-# than through every file of their directories.  On the slow 2-core Zen 5
-# host of 2026-12-05 (a kernel built 2.4 to 2.9 times slower than on the
-# Xeon of the README's timing table), CI's cold run of the 6.1 part alone
-# took 88 minutes, with the bisection of the header patches its largest
-# part.
-series_objs() {
-	local o d ok objs=
-	for o in $(series_cobjs); do
-		[ -f "${SEED_FROM:-$BUILD/out/x86_64}/$o" ] || continue
-		ok=$(($# == 0))
-		for d in "$@"; do
-			case $o in "$d"*) ok=1 ;; esac
-		done
-		[ $ok = 0 ] || objs="$objs $o"
-	done
-	echo "${objs# }"
-}
-
 # series_cobjs: the objects of every kernel .c file the series adds or
 # changes, whatever builds them.
 series_cobjs() {
@@ -201,6 +175,27 @@ configured_objs() {
 	setup_ccache
 	kmake x86_64 "$out" -n KCFLAGS="${KCFLAGS:-} -DTHUNKLESS_DRY_RUN" "$@" 2>/dev/null |
 		grep -oE ' -o [^ ]+\.o( |$)' | awk '{ print $2 }' | sort -u
+}
+
+# series_configured OUT TARGET...: what a bisect step and a matrix
+# variant build by default (make check without --long, which builds
+# series_dirs instead), and build-x86_64-objs: the series' objects
+# (series_cobjs) among those kbuild builds for TARGET... with OUT's
+# configuration (configured_objs; SRC as for kmake).  A header the series
+# changes is then compiled through the series' own files that include it,
+# the users of what it adds, rather than through every file of their
+# directories.  On the slow 2-core Zen 5 host of 2026-12-05 (a kernel built
+# 2.4 to 2.9 times slower than on the Xeon of the README's timing table),
+# CI's cold run of the 6.1 part alone took 88 minutes, with the bisection
+# of the header patches its largest part.
+series_configured() {
+	local configured o
+	configured=$(configured_objs "$@")
+	[ -n "$configured" ] || die "a dry run of kbuild over ${*:2} listed no object"
+	for o in $(series_cobjs); do
+		grep -qxF "$o" <<<"$configured" && echo "$o"
+	done
+	return 0
 }
 
 # warnings_in_series LOG: the compiler warnings in a build log that point
@@ -265,14 +260,9 @@ check_x86_64_objs() (
 	rm -rf "$out"
 	OUT=$out TARGETS=prepare "$TOP/scripts/build.sh" x86_64 >/dev/null || exit 1
 	# shellcheck disable=SC2046 # one directory or object per word
-	configured=$(configured_objs "$out" $(series_dirs))
-	[ -n "$configured" ] || die "a dry run of kbuild over$(series_dirs)listed no object"
-	objs=
-	for o in $(series_cobjs); do
-		grep -qxF "$o" <<<"$configured" && objs="$objs $o"
-	done
+	objs=$(series_configured "$out" $(series_dirs)) || exit 1
 	[ -n "$objs" ] || die "the x86_64 configuration builds none of the series' files"
-	OUT=$out TARGETS="${objs# }" "$TOP/scripts/build.sh" x86_64 || exit 1
+	OUT=$out TARGETS="$(echo $objs)" "$TOP/scripts/build.sh" x86_64 || exit 1
 	no_series_warnings "$out/build.log"
 	tgit rev-parse HEAD >"$out/.thunkless-stamp"
 	echo "built the series' $(wc -w <<<"$objs") objects of $KVER's x86_64 configuration"
@@ -293,11 +283,14 @@ check_bisect() (
 	worktree "$wt" "$1"
 	seed_out "$wt" "$out"
 	git -C "$wt" log --oneline -1
+	# the series' directories and other objects that exist at this commit
+	there=
+	for d in $(series_dirs); do
+		[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && there="$there $d"
+	done
 	dirs=
 	if [ "${SCOPE:-objects}" = dirs ]; then
-		for d in $(series_dirs); do
-			[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && dirs="$dirs $d"
-		done
+		dirs=$there
 	else
 		# The series' objects that exist at this commit and that its
 		# configuration builds: a file may come before the option that
@@ -310,17 +303,12 @@ check_bisect() (
 		if [ ! -f "$list" ]; then
 			SRC=$wt OUT=$out TARGETS=prepare CONFIG_NOVERIFY="thunkless slots thunkless-path kunit" \
 				"$TOP/scripts/build.sh" x86_64 >/dev/null || exit 1
-			there=
-			for d in $(series_dirs); do
-				[ -d "$wt/$d" ] || [ -f "$wt/${d%.o}.c" ] && there="$there $d"
-			done
 			# shellcheck disable=SC2086 # one directory or object per word
-			SRC=$wt configured_objs "$out" $there >"$list.tmp" && [ -s "$list.tmp" ] ||
-				die "a dry run of kbuild over$there listed no object"
+			SRC=$wt series_configured "$out" $there >"$list.tmp" || exit 1
 			mv "$list.tmp" "$list"
 		fi
-		for o in $(series_cobjs); do
-			[ -f "$wt/${o%.o}.c" ] && grep -qxF "$o" "$list" && dirs="$dirs $o"
+		for o in $(cat "$list"); do
+			[ -f "$wt/${o%.o}.c" ] && dirs="$dirs $o"
 		done
 	fi
 	[ "${SCOPE:-objects}" = dirs ] || dirs=${dirs:- prepare}
@@ -366,15 +354,9 @@ check_matrix() (
 	if [ "${SCOPE:-objects}" = objects ]; then
 		OUT=$out TARGETS=prepare "$TOP/scripts/build.sh" x86_64 "$f" >/dev/null || exit 1
 		# shellcheck disable=SC2086 # one directory per word
-		configured=$(configured_objs "$out" $dirs)
-		[ -n "$configured" ] || die "a dry run of kbuild over $dirs listed no object"
-		objs=
-		# shellcheck disable=SC2086
-		for o in $(series_objs $dirs); do
-			grep -qxF "$o" <<<"$configured" && objs="$objs $o"
-		done
+		objs=$(series_configured "$out" $dirs) || exit 1
 		[ -n "$objs" ] || die "$f: this configuration builds none of the series' objects under $dirs"
-		dirs=${objs# }
+		dirs=$(echo $objs)
 	fi
 	echo "building: $dirs"
 	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" x86_64 "$f" || exit 1

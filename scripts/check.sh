@@ -32,7 +32,7 @@ prog=check
 
 # SCOPE: what a bisect step and a matrix variant build: the series'
 # objects by default, the series' directories whole with --long
-# (series_objs and series_dirs in check-lib.sh).
+# (series_configured and series_dirs in check-lib.sh).
 only=. long=0 SCOPE=objects
 while [ $# -gt 0 ]; do
 	case $1 in
