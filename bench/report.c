@@ -65,9 +65,24 @@
  * tax%'s rule.  Its rows are flagged '!' like the main table's (--strict
  * looks at the main table only).
  *
+ * Round by round: a last table reads each row again from ratios taken
+ * within one round, where every kernel ran in the same stretch of the
+ * host's time, and gives their median over the rounds: patched / limit
+ * ("%lim"), (patched - base) / (limit - base) ("tax%") and off / base - 1
+ * ("off%"), for the main kernels and for each pair base-X, patched-X
+ * against its own limit.  A host whose speed drifts or dips during a run
+ * moves every kernel of a round alike, so it cancels out of these, not out
+ * of the medians of each kernel above.  A kernel with two records in a
+ * round (concatenated runs) counts with their mean; a round without one of
+ * the three kernels is left out, and "rounds" gives the fewest rounds any
+ * column of the row used.  tax% is '-' unless the median of the rounds'
+ * limit / base - 1 exceeds twice its sample standard deviation over the
+ * rounds: tax%'s rule for one round's gap.
+ *
  * Outputs, in --out (default: the directory of RAW.csv): report.txt (the
  * tables, also on stdout), summary.csv (one line per row of the main table,
- * empty field for missing), summary.json (rows, other_kernels, groups with
+ * empty field for missing, the main kernels' round-by-round reading last),
+ * summary.json (each row's and each pair's reading under "by_round") (rows, other_kernels, groups with
  * all statistics, run status), chart.dat and chart.gp (gnuplot: median pps
  * per row for the three kernels, log scale) and, when gnuplot is installed
  * and --no-plot is not given, chart.png (gnuplot's messages go to chart.log).
@@ -102,10 +117,17 @@ static const char *const field_names[NFIELDS] = {
 	"usec", "pps", "errors",
 };
 
+/* one record's round and pps, in the order read */
+struct sample {
+	unsigned long long round;
+	double pps;
+};
+
 struct group {
 	char scen[NAMELEN], variant[NAMELEN], kernel[NAMELEN], gate[NAMELEN];
 	unsigned long long n;
-	double *v;
+	double *v;		/* pps, sorted by group_stats() */
+	struct sample *s;	/* the same, with their rounds */
 	size_t nv, cap;
 	unsigned long long errors;
 	/* statistics */
@@ -377,7 +399,10 @@ static void read_raw(const char *path)
 		if (g->nv == g->cap) {
 			g->cap = g->cap ? 2 * g->cap : 8;
 			g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
+			g->s = xrealloc(g->s, g->cap * sizeof(*g->s));
 		}
+		g->s[g->nv].round = u[F_ROUND];
+		g->s[g->nv].pps = pps;
 		g->v[g->nv++] = pps;
 		g->errors += u[F_ERRORS];
 		add_row(fld[F_SCEN], fld[F_VARIANT], u[F_N]);
@@ -678,6 +703,126 @@ static int other_flagged(const struct row *r)
 	return 0;
 }
 
+/* sorts v; the median of its n values, NAN for none */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* G's pps in ROUND: the mean of its records of that round, NAN if none */
+static double round_pps(const struct group *g, unsigned long long round)
+{
+	double sum = 0;
+	size_t i, n = 0;
+
+	for (i = 0; g && i < g->nv; i++)
+		if (g->s[i].round == round) {
+			sum += g->s[i].pps;
+			n++;
+		}
+	return n ? sum / n : NAN;
+}
+
+/*
+ * Round by round: ratios taken within one round, where every kernel ran in
+ * the same stretch of the host's time, then their median over the rounds.
+ * A host whose speed drifts or dips during the run moves every kernel of a
+ * round alike, so it cancels out of these ratios, not out of ratios of
+ * medians taken over the whole run.
+ */
+struct by_round {
+	size_t rounds;	/* rounds that have base, patched and limit */
+	double lim;	/* median of patched / limit, % */
+	double tax;	/* median of (patched - base) / (limit - base), %, or NAN */
+	double off;	/* median of off / base - 1, %, or NAN */
+};
+
+/*
+ * tax is NAN unless the median of the rounds' gaps limit / base - 1
+ * exceeds twice their sample standard deviation (0 for one round): the
+ * rule of tax_pct() applied to one round's gap instead of one sample's.
+ */
+static void by_round(const struct group *b, const struct group *p,
+		     const struct group *l, const struct group *o,
+		     struct by_round *out)
+{
+	double *lim, *gap, *tax, *off, mean = 0, ss = 0, sdv;
+	size_t i, j, n = 0, nt = 0, no = 0;
+
+	out->rounds = 0;
+	out->lim = out->tax = out->off = NAN;
+	if (!b || !p || !l)
+		return;
+	lim = xrealloc(NULL, 4 * b->nv * sizeof(*lim));
+	gap = lim + b->nv;
+	tax = gap + b->nv;
+	off = tax + b->nv;
+	for (i = 0; i < b->nv; i++) {
+		unsigned long long rd = b->s[i].round;
+		double vb, vp, vl, vo;
+
+		for (j = 0; j < i && b->s[j].round != rd; j++)
+			;
+		if (j < i)
+			continue;	/* that round is counted already */
+		vb = round_pps(b, rd);
+		vp = round_pps(p, rd);
+		vl = round_pps(l, rd);
+		if (isnan(vp) || isnan(vl))
+			continue;
+		lim[n] = 100 * vp / vl;
+		gap[n++] = vl / vb - 1;
+		if (vl != vb)
+			tax[nt++] = 100 * (vp - vb) / (vl - vb);
+		vo = round_pps(o, rd);
+		if (!isnan(vo))
+			off[no++] = 100 * (vo / vb - 1);
+	}
+	out->rounds = n;
+	if (n) {
+		for (i = 0; i < n; i++)
+			mean += gap[i] / n;
+		for (i = 0; i < n; i++)
+			ss += (gap[i] - mean) * (gap[i] - mean);
+		sdv = n > 1 ? sqrt(ss / (n - 1)) : 0;
+		out->lim = median_of(lim, n);
+		out->off = median_of(off, no);
+		if (median_of(gap, n) > 2 * sdv)
+			out->tax = median_of(tax, nt);
+	}
+	free(lim);
+}
+
+/*
+ * The row's base, patched, limit and gate-off groups of the main kernels
+ * (k < 0) or of the pair base-X (others[k]), patched-X, their limit.
+ */
+static void triple(const struct row *r, int k, const struct group **g)
+{
+	const char *lim;
+
+	if (k < 0) {
+		memcpy(g, r->g, NCOLS * sizeof(*g));
+		return;
+	}
+	lim = own_limit(k);
+	g[C_BASE] = pick(r, others[k], 0);
+	g[C_PATCHED] = pick(r, others[other_pair[k]], 0);
+	g[C_LIMIT] = lim ? pick(r, lim, 0) : NULL;
+	g[C_OFF] = pick(r, others[other_pair[k]], 1);
+}
+
+static void row_by_round(const struct row *r, int k, struct by_round *out)
+{
+	const struct group *g[NCOLS];
+
+	triple(r, k, g);
+	by_round(g[C_BASE], g[C_PATCHED], g[C_LIMIT], g[C_OFF], out);
+}
+
 static void row_label(char *buf, size_t sz, const struct row *r)
 {
 	if (!strcmp(r->variant, "-"))
@@ -863,6 +1008,113 @@ static void write_other_table(FILE *out)
 	flag_note(out, nflag);
 }
 
+/*
+ * The triples that the round-by-round table has: the main kernels (-1)
+ * where a row has all three, then each pair base-X, patched-X; returns
+ * how many, at most 1 + nothers, in t[].
+ */
+static int rbr_triples(int *t)
+{
+	size_t i, k;
+	int n = 0;
+
+	for (i = 0; i < nrows; i++)
+		if (rows[i].g[C_BASE] && rows[i].g[C_PATCHED] && rows[i].g[C_LIMIT]) {
+			t[n++] = -1;
+			break;
+		}
+	for (k = 0; k < nothers; k++)
+		if (other_pair[k] >= 0)
+			t[n++] = (int)k;
+	return n;
+}
+
+/* whether the triple has gate-off records in any row */
+static int rbr_has_off(int k)
+{
+	size_t i;
+
+	if (k >= 0)
+		return other_off[k];
+	for (i = 0; i < nrows; i++)
+		if (rows[i].g[C_OFF])
+			return 1;
+	return 0;
+}
+
+/* the round-by-round table's column heads for triple k: %lim, tax%, off% */
+static void rbr_heads(int k, char h[3][NAMELEN + 16])
+{
+	const char *x = k < 0 ? NULL : variant_of(others[k], role[0]);
+
+	if (!x) {
+		snprintf(h[0], NAMELEN + 16, "%s %%lim", role[1]);
+		snprintf(h[1], NAMELEN + 16, "tax%%");
+		snprintf(h[2], NAMELEN + 16, "off%%");
+	} else {
+		snprintf(h[0], NAMELEN + 16, "%s %%lim", others[other_pair[k]]);
+		snprintf(h[1], NAMELEN + 16, "%s tax%%", x);
+		snprintf(h[2], NAMELEN + 16, "%s off%%", x);
+	}
+}
+
+static void write_round_table(FILE *out)
+{
+	char lab[3 * NAMELEN + 32], b[32], h[3][NAMELEN + 16];
+	int *t = xrealloc(NULL, (nothers + 1) * sizeof(*t));
+	struct by_round *br = xrealloc(NULL, (nothers + 1) * sizeof(*br));
+	int n = rbr_triples(t), j;
+	size_t i;
+
+	if (!n) {
+		free(br);
+		free(t);
+		return;
+	}
+	fprintf(out, "\nround by round: the median over the rounds of ratios taken within "
+		"one round (the host's drift during the run cancels out of them);\n"
+		"%%lim = patched / its limit; tax%% = (patched - base) / (limit - base), "
+		"'-' unless the median of limit/base - 1\nover the rounds exceeds twice its "
+		"stdev; off%% = the gate off vs base; rounds: the fewest any column used\n\n");
+	fprintf(out, "%-28s %6s", "scenario", "rounds");
+	for (j = 0; j < n; j++) {
+		rbr_heads(t[j], h);
+		fprintf(out, " %*s %*s", imax(7, (int)strlen(h[0])), h[0],
+			imax(7, (int)strlen(h[1])), h[1]);
+		if (rbr_has_off(t[j]))
+			fprintf(out, " %*s", imax(7, (int)strlen(h[2])), h[2]);
+	}
+	fputc('\n', out);
+	for (i = 0; i < nrows; i++) {
+		size_t fewest = 0;
+		int any = 0;
+
+		for (j = 0; j < n; j++) {
+			row_by_round(&rows[i], t[j], &br[j]);
+			if (br[j].rounds && (!any || br[j].rounds < fewest))
+				fewest = br[j].rounds;
+			any |= br[j].rounds > 0;
+		}
+		if (!any)
+			continue;
+		row_label(lab, sizeof(lab), &rows[i]);
+		fprintf(out, "%-28s %6zu", lab, fewest);
+		for (j = 0; j < n; j++) {
+			rbr_heads(t[j], h);
+			fprintf(out, " %*s", imax(7, (int)strlen(h[0])),
+				fmt_pct_of(b, sizeof(b), br[j].lim));
+			fprintf(out, " %*s", imax(7, (int)strlen(h[1])),
+				fmt_pct(b, sizeof(b), br[j].tax));
+			if (rbr_has_off(t[j]))
+				fprintf(out, " %*s", imax(7, (int)strlen(h[2])),
+					fmt_pct(b, sizeof(b), br[j].off));
+		}
+		fputc('\n', out);
+	}
+	free(br);
+	free(t);
+}
+
 static void write_table(FILE *out, const char *raw)
 {
 	char lab[3 * NAMELEN + 32], b[8][32], cv[4][16];
@@ -928,6 +1180,7 @@ static void write_table(FILE *out, const char *raw)
 			fprintf(out, "  %s\n", stales[i]);
 	}
 	write_other_table(out);
+	write_round_table(out);
 }
 
 static void csv_num(FILE *f, double v, const char *fmt)
@@ -946,11 +1199,13 @@ static void write_csv(const char *dir)
 
 	fprintf(f, "scenario,variant,n,base_pps,patched_pps,diff_pct,limit_pps,"
 		"tax_recovered_pct,off_pps,off_diff_pct,base_cv_pct,patched_cv_pct,"
-		"limit_cv_pct,off_cv_pct,flagged\n");
+		"limit_cv_pct,off_cv_pct,flagged,rounds,round_patched_pct_of_limit,"
+		"round_tax_recovered_pct,round_off_diff_pct\n");
 	for (i = 0; i < nrows; i++) {
 		const struct row *r = &rows[i];
 		double vb = med(r->g[C_BASE]), vp = med(r->g[C_PATCHED]);
 		double vl = med(r->g[C_LIMIT]), vo = med(r->g[C_OFF]);
+		struct by_round br;
 
 		fprintf(f, "%s,%s,%llu", r->scen, r->variant, r->n);
 		csv_num(f, vb, "%.0f");
@@ -962,7 +1217,12 @@ static void write_csv(const char *dir)
 		csv_num(f, diff_pct(vo, vb), "%.2f");
 		for (c = 0; c < NCOLS; c++)
 			csv_num(f, r->g[c] ? r->g[c]->cv : NAN, "%.2f");
-		fprintf(f, ",%d\n", flagged(r));
+		row_by_round(r, -1, &br);
+		fprintf(f, ",%d,%zu", flagged(r), br.rounds);
+		csv_num(f, br.lim, "%.2f");
+		csv_num(f, br.tax, "%.2f");
+		csv_num(f, br.off, "%.2f");
+		fputc('\n', f);
 	}
 	close_out(f, path);
 }
@@ -990,6 +1250,19 @@ static void json_str(FILE *f, const char *s)
 			fputc(*s, f);
 	}
 	fputc('"', f);
+}
+
+/* "by_round": {...} for the row's triple k (see row_by_round), then COMMA */
+static void json_by_round(FILE *f, const struct row *r, int k, int comma)
+{
+	struct by_round br;
+
+	row_by_round(r, k, &br);
+	fprintf(f, "\"by_round\": {\"rounds\": %zu, ", br.rounds);
+	json_num(f, "patched_pct_of_limit", br.lim, "%.2f", 1);
+	json_num(f, "tax_recovered_pct", br.tax, "%.2f", 1);
+	json_num(f, "off_diff_pct", br.off, "%.2f", 0);
+	fputs(comma ? "}, " : "}", f);
 }
 
 /* "other_kernels": the second table (kernels, pairs, one entry per row) */
@@ -1048,10 +1321,11 @@ static void write_json_others(FILE *f)
 					 pct_of(g->median, med(pick(r, own_limit(k), 0))),
 					 "%.2f", other_pair[k] >= 0);
 			if (other_pair[k] >= 0)
-				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f",
-					 other_off[k]);
+				json_num(f, "tax_recovered_pct", pair_tax(r, k), "%.2f", 1);
 			if (other_pair[k] >= 0 && other_off[k])
-				json_num(f, "patched_off_diff_pct", pair_off(r, k), "%.2f", 0);
+				json_num(f, "patched_off_diff_pct", pair_off(r, k), "%.2f", 1);
+			if (other_pair[k] >= 0)
+				json_by_round(f, r, (int)k, 0);
 			fputc('}', f);
 		}
 		fprintf(f, "}, \"flagged\": %s}", other_flagged(r) ? "true" : "false");
@@ -1132,6 +1406,7 @@ static void write_json(const char *dir, const char *raw)
 			snprintf(key, sizeof(key), "%s_cv_pct", cname[c]);
 			json_num(f, key, r->g[c] ? r->g[c]->cv : NAN, "%.2f", 1);
 		}
+		json_by_round(f, r, -1, 1);
 		fprintf(f, "\"flagged\": %s}%s\n", flagged(r) ? "true" : "false",
 			i + 1 < nrows ? "," : "");
 	}

@@ -82,7 +82,7 @@ check "--no-plot: no chart.png" [ ! -e "$good/chart.png" ]
 check "report.txt is the stdout table" [ "$out" = "$(cat "$good/report.txt")" ]
 
 row() { # row LABEL: the table line of LABEL, fields squeezed
-	echo "$out" | grep "^$1 " | tr -s ' '
+	echo "$out" | sed '/^round by round:/,$d' | grep "^$1 " | tr -s ' '
 }
 
 # tc-matchall n=100, medians by hand (sorted samples):
@@ -125,10 +125,13 @@ got=$(echo "$out" | grep "^harmonic mean" | tr -s ' ')
 check_eq "harmonic mean row" "$want" "$got"
 if grep -q INCOMPLETE "$good/report.txt"; then nok "complete run: no INCOMPLETE banner"; else ok "complete run: no INCOMPLETE banner"; fi
 
-# summary.csv
-want="tc-matchall,-,100,384000,805000,109.64,854000,89.57,385000,0.26,1.00,1.42,0.37,0.82,0"
+# summary.csv; its last four fields are the round-by-round reading (the
+# report's last table): tc-matchall n=100 has 5 rounds with base, patched
+# and limit; patched/limit per round 93.68 95.53 [93.82] 92.72 95.79, tax
+# 88.51 91.91 [88.68] 86.70 92.41, off/base - 1: 0.26 0.79 -2.31 [0.26] 1.83
+want="tc-matchall,-,100,384000,805000,109.64,854000,89.57,385000,0.26,1.00,1.42,0.37,0.82,0,5,93.82,88.68,0.26"
 check "summary.csv n=100 line" grep -qx -- "$want" "$good/summary.csv"
-want="tc-matchall,-,1,5730000,6075000,6.02,,,,,0.45,1.06,,,0"
+want="tc-matchall,-,1,5730000,6075000,6.02,,,,,0.45,1.06,,,0,0,,,"
 check "summary.csv: missing values are empty fields" grep -qx -- "$want" "$good/summary.csv"
 check "summary.csv: header + 4 rows" [ "$(wc -l <"$good/summary.csv")" -eq 5 ]
 
@@ -218,7 +221,7 @@ mkdir -p "$oth"
 out=$("$R" --no-plot "$oth/raw.csv" 2>"$tmp/err")
 rc=$?
 check "other kernels: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
-second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 orow() { # orow LABEL: the second table's line of LABEL, fields squeezed
 	echo "$second" | grep "^$1 " | tr -s ' '
 }
@@ -303,7 +306,7 @@ mkdir -p "$var"
 out=$("$R" --no-plot "$var/raw.csv" 2>"$tmp/err")
 rc=$?
 check "base-X/patched-X: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
-second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 got=$(echo "$out" | sed '/^other kernels:/,$d' | grep "^tc-matchall n=1 " | tr -s ' ')
 check_eq "base-X/patched-X: main table unchanged (n=1 row)" "tc-matchall n=1 6920000 7650000 +10.5 8700000 +41.0 - - 0.3/0.7/1.1/-" "$got"
 want="scenario base-srso CV% patched-srso CV% base-srso %lim patched-srso %lim srso tax% patched %lim"
@@ -372,7 +375,7 @@ expect_second() {
 	out=$("$R" --no-plot "$2/raw.csv" 2>"$tmp/err")
 	rc=$?
 	check "$1: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
-	second=$(echo "$out" | sed -n '/^other kernels:/,$p')
+	second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 	got=$(echo "$second" | grep "^scenario" | tr -s ' ')
 	check_eq "$1: the second table's header" "$3" "$got"
 	got=$(echo "$second" | grep "^tc-matchall n=1 " | tr -s ' ')
@@ -420,7 +423,7 @@ expect_second "limit-Y" "$lo" \
 	"scenario base-mod CV% patched-mod CV% limit-mod CV% patched-mod-ool CV% base-mod %lim patched-mod %lim patched-mod-ool %lim mod tax% patched %lim" \
 	"tc-matchall n=1 5010000 0.2 5510000 0.2 6010000 0.2 5410000 0.2 83.4 91.7 90.0 +50.0 87.9" \
 	"% of limit-X (or limit-Y, X being Y-Z)"
-got=$(sed -n '/^other kernels:/,$p' "$var/report.txt" | grep '^scenario')
+got=$(sed -n '/^other kernels:/,/^round by round:/p' "$var/report.txt" | grep '^scenario')
 check "no gate-off records: no X off% column ($got)" bash -c "[ -n '$got' ] && ! grep -q 'off%' <<<'$got'"
 # the upstream run's second table has no X tax% and no legend line
 check "no base-X/patched-X: no legend line" \
@@ -492,11 +495,11 @@ check_eq "harmonic mean row: tax% with propagated sds" "harmonic mean (2 rows) 1
 	"$(echo "$out" | grep "^harmonic mean" | tr -s ' ')"
 check "legend states the rule" grep -qF "tax% '-' unless limit-base > 2*sqrt(sd_base^2 + sd_limit^2)" "$noise/report.txt"
 check "summary.csv: noise tax is an empty field" \
-	grep -qx 'udp-lookup,reuseport6,128,7710000,7900000,2.46,7730000,,,,0.13,0.00,1.68,,0' "$noise/summary.csv"
-check "summary.csv: clear tax" grep -qx 'tc-matchall,-,1,1010000,1030000,1.98,1050000,50.00,,,0.99,0.00,0.95,,0' "$noise/summary.csv"
+	grep -qx 'udp-lookup,reuseport6,128,7710000,7900000,2.46,7730000,,,,0.13,0.00,1.68,,0,3,102.20,,' "$noise/summary.csv"
+check "summary.csv: clear tax" grep -qx 'tc-matchall,-,1,1010000,1030000,1.98,1050000,50.00,,,0.99,0.00,0.95,,0,3,98.10,50.00,' "$noise/summary.csv"
 check "summary.json: noise tax is null" grep -q '"variant": "reuseport6", "n": 128, .*"tax_recovered_pct": null' "$noise/summary.json"
 # retried boots: listed under the table, and in summary.json
-got=$(echo "$out" | sed -n '/^harmonic mean/,$p' | sed 1d | grep -v '^$')
+got=$(echo "$out" | sed -n '/^harmonic mean/,$p' | sed '/^round by round:/,$d' | sed 1d | grep -v '^$')
 want="1 boot(s) retried after a failure (the failed attempts' records are not counted):
   round=2 kernel=limit: scenario egress-bpf hung (no progress for 60s)"
 check_eq "retried boot listed under the table" "$want" "$got"
@@ -508,6 +511,105 @@ sed -i '/,tc-matchall,/d' "$noise/raw.csv"
 out=$("$R" --no-plot "$noise/raw.csv" 2>&1)
 check_eq "harmonic mean within noise: tax% '-'" "harmonic mean (1 rows) 7710000 7900000 +2.5 7730000 - - -" \
 	"$(echo "$out" | grep "^harmonic mean" | tr -s ' ')"
+
+# ---- round by round -------------------------------------------------------
+# A host that slows every kernel of a round alike: 5 rounds at speed f =
+# 1.0, 0.5, 0.8, 0.9, 1.0 of base 1000000, patched 1900000, limit 2000000
+# (tax 90%, 95% of the limit in every round), gate off at base's speed,
+# except round 5, whose limit ran into a burst: 1200000.
+#   medians of each kernel: base 900000, patched 1710000, limit 1600000,
+#   whose ratio, (1710000-900000)/(1600000-900000), would read +115.7; the
+#   main table prints '-', the gap 700000 being below twice the noise,
+#   2*sqrt(207364^2 + 414729^2) = 927362 (CV 24.7 and 27.3%)
+#   round by round: tax 90 90 90 90 450 -> +90.0; %lim 95 95 95 95 158.3
+#   -> 95.0; off 0 -> +0.0; gaps limit/base - 1: 1 1 1 1 0.2, median 1 >
+#   2 * stdev 0.358: printed
+# and a pair base-mod/patched-mod/limit-mod in rounds 1 to 4 only (round 5
+# has no limit-mod), where patched-mod runs at 1.5 and limit-mod 2 times
+# base-mod's 1000000 * f: tax 50.0, 75.0 of the limit, off -> mod off% -10.0
+# (patched-mod with the gate off at 0.9 times base-mod); rounds: the fewest,
+# 4.  tc-matchall n=10: the gap is noise (limit/base - 1: +0.05, -0.05,
+# +0.05, -0.05, +0.05, median 0.05 < 2 * 0.055): tax '-'.  A round that has
+# two records of a kernel (concatenated runs) uses their mean: round 1 of
+# n=10 has patched 1000000 and 1100000 -> 1050000.
+rbr=$tmp/rbr
+mkdir -p "$rbr"
+{
+	echo "$HDR"
+	r=1
+	for f in 10 5 8 9 10; do
+		lim=$((200000 * f))
+		[ $r -eq 5 ] && lim=1200000
+		rec $r base none tc-matchall - 1 $((100000 * f))
+		rec $r patched on tc-matchall - 1 $((190000 * f))
+		rec $r patched off tc-matchall - 1 $((100000 * f))
+		rec $r limit none tc-matchall - 1 "$lim"
+		rec $r base-mod none tc-matchall - 1 $((100000 * f))
+		rec $r patched-mod on tc-matchall - 1 $((150000 * f))
+		rec $r patched-mod off tc-matchall - 1 $((90000 * f))
+		[ $r -lt 5 ] && rec $r limit-mod none tc-matchall - 1 $((200000 * f))
+		rec $r base none tc-matchall - 10 1000000
+		[ $r -ne 1 ] && rec $r patched on tc-matchall - 10 1025000
+		[ $((r % 2)) -eq 1 ] && rec $r limit none tc-matchall - 10 1050000
+		[ $((r % 2)) -eq 0 ] && rec $r limit none tc-matchall - 10 950000
+		r=$((r + 1))
+	done
+	rec 1 patched on tc-matchall - 10 1000000
+	rec 1 patched on tc-matchall - 10 1100000
+	echo "# complete"
+} >"$rbr/raw.csv"
+out=$("$R" --no-plot "$rbr/raw.csv" 2>"$tmp/err")
+rc=$?
+check "round by round: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+third=$(echo "$out" | sed -n '/^round by round:/,$p')
+check_eq "round by round: the main table reads the medians" \
+	"tc-matchall n=1 900000 1710000 +90.0 1600000 - 900000 +0.0 24.7/24.7/27.3/24.7 !" \
+	"$(echo "$out" | sed '/^other kernels:/,$d' | grep '^tc-matchall n=1 ' | tr -s ' ')"
+check_eq "round by round: header, the main kernels then the pair" \
+	"scenario rounds patched %lim tax% off% patched-mod %lim mod tax% mod off%" \
+	"$(echo "$third" | grep '^scenario' | tr -s ' ')"
+check_eq "round by round: a burst in one round does not move the reading" \
+	"tc-matchall n=1 4 95.0 +90.0 +0.0 75.0 +50.0 -10.0" \
+	"$(echo "$third" | grep '^tc-matchall n=1 ' | tr -s ' ')"
+# n=10 round 1: patched (1000000 + 1100000) / 2 = 1050000, 100.0% of the
+# limit; rounds 2-5: 1025000 of 950000 or 1050000: 107.9 97.6 107.9 97.6;
+# median of 100.0 107.9 97.6 107.9 97.6 -> 100.0
+check_eq "round by round: a gap within noise prints '-'; a kernel's two records in a round are averaged" \
+	"tc-matchall n=10 5 100.0 - - - - -" \
+	"$(echo "$third" | grep '^tc-matchall n=10 ' | tr -s ' ')"
+check "round by round: the legend states the rule" grep -qF \
+	"'-' unless the median of limit/base - 1" <<<"$third"
+check "round by round: summary.csv" grep -qx \
+	'tc-matchall,-,1,900000,1710000,90.00,1600000,,900000,0.00,24.69,24.69,27.28,24.69,1,5,95.00,90.00,0.00' "$rbr/summary.csv"
+if command -v python3 >/dev/null; then
+	j=$(python3 - "$rbr/summary.json" <<'PY'
+import json, sys
+o = json.load(open(sys.argv[1]))
+r = o["rows"][0]["by_round"]
+m = o["other_kernels"]["rows"][0]["kernels"]["base-mod"]["by_round"]
+n = o["rows"][1]["by_round"]
+print(r["rounds"], r["patched_pct_of_limit"], r["tax_recovered_pct"], r["off_diff_pct"],
+      m["rounds"], m["patched_pct_of_limit"], m["tax_recovered_pct"], m["off_diff_pct"],
+      n["tax_recovered_pct"])
+PY
+)
+	check_eq "round by round: summary.json, rows and pairs" "5 95.0 90.0 0.0 4 75.0 50.0 -10.0 None" "$j"
+fi
+check "round by round: the good input's n=100 row, 5 rounds" \
+	grep -q '^tc-matchall n=100 *5 *93.8 *+88.7 *+0.3$' "$good/report.txt"
+# no row with base, patched and limit, and no pair: no table
+mkdir -p "$rbr/none"
+{
+	echo "$HDR"
+	for r in 1 2 3; do
+		rec $r base none tc-matchall - 1 1000000
+		rec $r patched on tc-matchall - 1 1100000
+	done
+	echo "# complete"
+} >"$rbr/none/raw.csv"
+out=$("$R" --no-plot "$rbr/none/raw.csv" 2>&1)
+check "round by round: no table without base, patched and limit" \
+	bash -c "[ -n \"\$1\" ] && ! grep -q 'round by round' <<<\"\$1\"" _ "$out"
 
 # ---- incomplete runs ---------------------------------------------------------
 inc=$tmp/inc
