@@ -82,8 +82,8 @@
  * Outputs, in --out (default: the directory of RAW.csv): report.txt (the
  * tables, also on stdout), summary.csv (one line per row of the main table,
  * empty field for missing, the main kernels' round-by-round reading last),
- * summary.json (each row's and each pair's reading under "by_round") (rows, other_kernels, groups with
- * all statistics, run status), chart.dat and chart.gp (gnuplot: median pps
+ * summary.json (rows, other_kernels, each row's and each pair's reading
+ * under "by_round", groups with all statistics, run status), chart.dat and chart.gp (gnuplot: median pps
  * per row for the three kernels, log scale) and, when gnuplot is installed
  * and --no-plot is not given, chart.png (gnuplot's messages go to chart.log).
  *
@@ -126,8 +126,8 @@ struct sample {
 struct group {
 	char scen[NAMELEN], variant[NAMELEN], kernel[NAMELEN], gate[NAMELEN];
 	unsigned long long n;
-	double *v;		/* pps, sorted by group_stats() */
-	struct sample *s;	/* the same, with their rounds */
+	struct sample *s;	/* the records' rounds and pps, as read */
+	double *v;		/* their pps, sorted: made by group_stats() */
 	size_t nv, cap;
 	unsigned long long errors;
 	/* statistics */
@@ -398,12 +398,10 @@ static void read_raw(const char *path)
 			       fld[F_KERNEL], fld[F_GATE], 1);
 		if (g->nv == g->cap) {
 			g->cap = g->cap ? 2 * g->cap : 8;
-			g->v = xrealloc(g->v, g->cap * sizeof(*g->v));
 			g->s = xrealloc(g->s, g->cap * sizeof(*g->s));
 		}
 		g->s[g->nv].round = u[F_ROUND];
-		g->s[g->nv].pps = pps;
-		g->v[g->nv++] = pps;
+		g->s[g->nv++].pps = pps;
 		g->errors += u[F_ERRORS];
 		add_row(fld[F_SCEN], fld[F_VARIANT], u[F_N]);
 		nrecords++;
@@ -426,24 +424,44 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* sorts v; the median of its n values, NAN for none */
+static double median_of(double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* the sample standard deviation of v's n values about MEAN, 0 for one */
+static double sd_of(const double *v, size_t n, double mean)
+{
+	double ss = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return n > 1 ? sqrt(ss / (n - 1)) : 0;
+}
+
 static void group_stats(struct group *g)
 {
 	size_t i, n = g->nv;
-	double sum = 0, inv = 0, ss = 0;
+	double sum = 0, inv = 0;
 
-	qsort(g->v, n, sizeof(*g->v), cmp_double);
+	g->v = xrealloc(NULL, n * sizeof(*g->v));
+	for (i = 0; i < n; i++)
+		g->v[i] = g->s[i].pps;
+	g->median = median_of(g->v, n);
 	g->min = g->v[0];
 	g->max = g->v[n - 1];
-	g->median = n % 2 ? g->v[n / 2] : (g->v[n / 2 - 1] + g->v[n / 2]) / 2;
 	for (i = 0; i < n; i++) {
 		sum += g->v[i];
 		inv += 1 / g->v[i];
 	}
 	g->mean = sum / n;
 	g->hmean = n / inv;
-	for (i = 0; i < n; i++)
-		ss += (g->v[i] - g->mean) * (g->v[i] - g->mean);
-	g->stdev = n > 1 ? sqrt(ss / (n - 1)) : 0;
+	g->stdev = sd_of(g->v, n, g->mean);
 	g->cv = n > 1 ? 100 * g->stdev / g->mean : NAN;
 }
 
@@ -668,16 +686,35 @@ static const char *own_limit(size_t k)
 }
 
 /*
+ * The row's base, patched, limit and gate-off groups of the main kernels
+ * (k < 0) or of the pair base-X (others[k]), patched-X, their limit.
+ */
+static void triple(const struct row *r, int k, const struct group **g)
+{
+	const char *lim;
+
+	if (k < 0) {
+		memcpy(g, r->g, NCOLS * sizeof(*g));
+		return;
+	}
+	lim = own_limit(k);
+	g[C_BASE] = pick(r, others[k], 0);
+	g[C_PATCHED] = pick(r, others[other_pair[k]], 0);
+	g[C_LIMIT] = lim ? pick(r, lim, 0) : NULL;
+	g[C_OFF] = pick(r, others[other_pair[k]], 1);
+}
+
+/*
  * for base-X with patched-X: (patched-X - base-X) / (own limit - base-X),
  * the own limit being limit-X or limit
  */
 static double pair_tax(const struct row *r, size_t k)
 {
-	const struct group *b = pick(r, others[k], 0);
-	const struct group *l = pick(r, own_limit(k), 0);
+	const struct group *g[NCOLS];
 
-	return tax_pct(med(b), med(pick(r, others[other_pair[k]], 0)), med(l),
-		       sd(b), sd(l));
+	triple(r, (int)k, g);
+	return tax_pct(med(g[C_BASE]), med(g[C_PATCHED]), med(g[C_LIMIT]),
+		       sd(g[C_BASE]), sd(g[C_LIMIT]));
 }
 
 /*
@@ -686,8 +723,10 @@ static double pair_tax(const struct row *r, size_t k)
  */
 static double pair_off(const struct row *r, size_t k)
 {
-	return diff_pct(med(pick(r, others[other_pair[k]], 1)),
-			med(pick(r, others[k], 0)));
+	const struct group *g[NCOLS];
+
+	triple(r, (int)k, g);
+	return diff_pct(med(g[C_OFF]), med(g[C_BASE]));
 }
 
 static int other_flagged(const struct row *r)
@@ -701,15 +740,6 @@ static int other_flagged(const struct row *r)
 			return 1;
 	}
 	return 0;
-}
-
-/* sorts v; the median of its n values, NAN for none */
-static double median_of(double *v, size_t n)
-{
-	if (!n)
-		return NAN;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
 /* G's pps in ROUND: the mean of its records of that round, NAN if none */
@@ -749,7 +779,7 @@ static void by_round(const struct group *b, const struct group *p,
 		     const struct group *l, const struct group *o,
 		     struct by_round *out)
 {
-	double *lim, *gap, *tax, *off, mean = 0, ss = 0, sdv;
+	double *lim, *gap, *tax, *off, mean = 0, sdv;
 	size_t i, j, n = 0, nt = 0, no = 0;
 
 	out->rounds = 0;
@@ -785,34 +815,13 @@ static void by_round(const struct group *b, const struct group *p,
 	if (n) {
 		for (i = 0; i < n; i++)
 			mean += gap[i] / n;
-		for (i = 0; i < n; i++)
-			ss += (gap[i] - mean) * (gap[i] - mean);
-		sdv = n > 1 ? sqrt(ss / (n - 1)) : 0;
+		sdv = sd_of(gap, n, mean);
 		out->lim = median_of(lim, n);
 		out->off = median_of(off, no);
 		if (median_of(gap, n) > 2 * sdv)
 			out->tax = median_of(tax, nt);
 	}
 	free(lim);
-}
-
-/*
- * The row's base, patched, limit and gate-off groups of the main kernels
- * (k < 0) or of the pair base-X (others[k]), patched-X, their limit.
- */
-static void triple(const struct row *r, int k, const struct group **g)
-{
-	const char *lim;
-
-	if (k < 0) {
-		memcpy(g, r->g, NCOLS * sizeof(*g));
-		return;
-	}
-	lim = own_limit(k);
-	g[C_BASE] = pick(r, others[k], 0);
-	g[C_PATCHED] = pick(r, others[other_pair[k]], 0);
-	g[C_LIMIT] = lim ? pick(r, lim, 0) : NULL;
-	g[C_OFF] = pick(r, others[other_pair[k]], 1);
 }
 
 static void row_by_round(const struct row *r, int k, struct by_round *out)
@@ -1063,54 +1072,49 @@ static void write_round_table(FILE *out)
 	char lab[3 * NAMELEN + 32], b[32], h[3][NAMELEN + 16];
 	int *t = xrealloc(NULL, (nothers + 1) * sizeof(*t));
 	struct by_round *br = xrealloc(NULL, (nothers + 1) * sizeof(*br));
-	int n = rbr_triples(t), j;
+	/* per triple, the widths of its %lim, tax% and off% columns (0: none) */
+	int (*w)[3] = xrealloc(NULL, (nothers + 1) * sizeof(*w));
+	int n = rbr_triples(t), j, c;
 	size_t i;
 
-	if (!n) {
-		free(br);
-		free(t);
-		return;
-	}
-	fprintf(out, "\nround by round: the median over the rounds of ratios taken within "
-		"one round (the host's drift during the run cancels out of them);\n"
-		"%%lim = patched / its limit; tax%% = (patched - base) / (limit - base), "
-		"'-' unless the median of limit/base - 1\nover the rounds exceeds twice its "
-		"stdev; off%% = the gate off vs base; rounds: the fewest any column used\n\n");
-	fprintf(out, "%-28s %6s", "scenario", "rounds");
+	if (n)
+		fprintf(out, "\nround by round: the median over the rounds of ratios taken within "
+			"one round (the host's drift during the run cancels out of them);\n"
+			"%%lim = patched / its limit; tax%% = (patched - base) / (limit - base), "
+			"'-' unless the median of limit/base - 1\nover the rounds exceeds twice its "
+			"stdev; off%% = the gate off vs base; rounds: the fewest any column used\n\n"
+			"%-28s %6s", "scenario", "rounds");
 	for (j = 0; j < n; j++) {
 		rbr_heads(t[j], h);
-		fprintf(out, " %*s %*s", imax(7, (int)strlen(h[0])), h[0],
-			imax(7, (int)strlen(h[1])), h[1]);
-		if (rbr_has_off(t[j]))
-			fprintf(out, " %*s", imax(7, (int)strlen(h[2])), h[2]);
+		for (c = 0; c < 3; c++) {
+			w[j][c] = c < 2 || rbr_has_off(t[j]) ? imax(7, (int)strlen(h[c])) : 0;
+			if (w[j][c])
+				fprintf(out, " %*s", w[j][c], h[c]);
+		}
 	}
-	fputc('\n', out);
-	for (i = 0; i < nrows; i++) {
+	if (n)
+		fputc('\n', out);
+	for (i = 0; n && i < nrows; i++) {
 		size_t fewest = 0;
-		int any = 0;
 
 		for (j = 0; j < n; j++) {
 			row_by_round(&rows[i], t[j], &br[j]);
-			if (br[j].rounds && (!any || br[j].rounds < fewest))
+			if (br[j].rounds && (!fewest || br[j].rounds < fewest))
 				fewest = br[j].rounds;
-			any |= br[j].rounds > 0;
 		}
-		if (!any)
+		if (!fewest)
 			continue;
 		row_label(lab, sizeof(lab), &rows[i]);
 		fprintf(out, "%-28s %6zu", lab, fewest);
 		for (j = 0; j < n; j++) {
-			rbr_heads(t[j], h);
-			fprintf(out, " %*s", imax(7, (int)strlen(h[0])),
-				fmt_pct_of(b, sizeof(b), br[j].lim));
-			fprintf(out, " %*s", imax(7, (int)strlen(h[1])),
-				fmt_pct(b, sizeof(b), br[j].tax));
-			if (rbr_has_off(t[j]))
-				fprintf(out, " %*s", imax(7, (int)strlen(h[2])),
-					fmt_pct(b, sizeof(b), br[j].off));
+			fprintf(out, " %*s", w[j][0], fmt_pct_of(b, sizeof(b), br[j].lim));
+			fprintf(out, " %*s", w[j][1], fmt_pct(b, sizeof(b), br[j].tax));
+			if (w[j][2])
+				fprintf(out, " %*s", w[j][2], fmt_pct(b, sizeof(b), br[j].off));
 		}
 		fputc('\n', out);
 	}
+	free(w);
 	free(br);
 	free(t);
 }
