@@ -26,6 +26,15 @@ check_eq() { # check_eq DESC WANT GOT
 
 HDR="ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
 
+# report_ok DESC RAW: the report on RAW (no chart) into $out; checks that
+# it exits 0 with nothing on stderr
+report_ok() {
+	local rc
+	out=$("$R" --no-plot "$2" 2>"$tmp/err")
+	rc=$?
+	check "$1: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+}
+
 # rec ROUND KERNEL GATE SCEN VARIANT N PPS: a record measured over 1 s
 rec() {
 	echo "1764450000,$1,$2,$3,$4,$5,$6,$7,1000000,$7,0"
@@ -218,9 +227,7 @@ mkdir -p "$oth"
 	done
 	echo "# complete"
 } >"$oth/raw.csv"
-out=$("$R" --no-plot "$oth/raw.csv" 2>"$tmp/err")
-rc=$?
-check "other kernels: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+report_ok "other kernels" "$oth/raw.csv"
 second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 orow() { # orow LABEL: the second table's line of LABEL, fields squeezed
 	echo "$second" | grep "^$1 " | tr -s ' '
@@ -303,9 +310,7 @@ mkdir -p "$var"
 	done
 	echo "# complete"
 } >"$var/raw.csv"
-out=$("$R" --no-plot "$var/raw.csv" 2>"$tmp/err")
-rc=$?
-check "base-X/patched-X: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+report_ok "base-X/patched-X" "$var/raw.csv"
 second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 got=$(echo "$out" | sed '/^other kernels:/,$d' | grep "^tc-matchall n=1 " | tr -s ' ')
 check_eq "base-X/patched-X: main table unchanged (n=1 row)" "tc-matchall n=1 6920000 7650000 +10.5 8700000 +41.0 - - 0.3/0.7/1.1/-" "$got"
@@ -371,10 +376,8 @@ mod_fixture() {
 # 0 with nothing on stderr, and its second table has that header, that
 # tc-matchall n=1 row (spaces squeezed) and a legend with LEGEND in it
 expect_second() {
-	local out rc second got
-	out=$("$R" --no-plot "$2/raw.csv" 2>"$tmp/err")
-	rc=$?
-	check "$1: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+	local out second got
+	report_ok "$1" "$2/raw.csv"
 	second=$(echo "$out" | sed -n '/^other kernels:/,/^round by round:/p')
 	got=$(echo "$second" | grep "^scenario" | tr -s ' ')
 	check_eq "$1: the second table's header" "$3" "$got"
@@ -479,9 +482,7 @@ mkdir -p "$noise"
 	echo "# retried round=2 kernel=limit: scenario egress-bpf hung (no progress for 60s)"
 	echo "# complete"
 } >"$noise/raw.csv"
-out=$("$R" --no-plot "$noise/raw.csv" 2>"$tmp/err")
-rc=$?
-check "noise input: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+report_ok "noise input" "$noise/raw.csv"
 check_eq "gap within noise: tax% '-'" "udp-lookup/reuseport6 n=128 7710000 7900000 +2.5 7730000 - - - 0.1/0.0/1.7/-" \
 	"$(row "udp-lookup/reuseport6 n=128")"
 check_eq "gap clearly above noise: tax% printed" "tc-matchall n=1 1010000 1030000 +2.0 1050000 +50.0 - - 1.0/0.0/1.0/-" \
@@ -558,9 +559,7 @@ mkdir -p "$rbr"
 	rec 1 patched on tc-matchall - 10 1100000
 	echo "# complete"
 } >"$rbr/raw.csv"
-out=$("$R" --no-plot "$rbr/raw.csv" 2>"$tmp/err")
-rc=$?
-check "round by round: exits 0, nothing on stderr" [ $rc -eq 0 -a ! -s "$tmp/err" ]
+report_ok "round by round" "$rbr/raw.csv"
 third=$(echo "$out" | sed -n '/^round by round:/,$p')
 check_eq "round by round: the main table reads the medians" \
 	"tc-matchall n=1 900000 1710000 +90.0 1600000 - 900000 +0.0 24.7/24.7/27.3/24.7 !" \
