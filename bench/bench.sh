@@ -315,7 +315,10 @@ make_report() {
 }
 
 # result_to_csv ROUND KERNEL < RESULT lines: CSV records on stdout; a line
-# that does not parse is reported on stderr and skipped.
+# that does not parse (a t= that is not a Unix time among them) is reported
+# on stderr and skipped.  ts is the line's t= (when its measurement ended; a
+# guest's clock is the host's), or for a line without one (scenarios before
+# t= existed) the time of collection.
 result_to_csv() {
 	awk -v round="$1" -v kernel="$2" -v ts="$(date +%s)" -F' ' '
 	$1 == "RESULT" {
@@ -326,8 +329,10 @@ result_to_csv() {
 		ok = f["v"] == "1"
 		split("gate scenario variant n pkts usec pps errors", need, " ")
 		for (k in need) if (!(need[k] in f) || f[need[k]] == "" || f[need[k]] ~ /,/) ok = 0
+		if ("t" in f && f["t"] !~ /^[1-9][0-9]*$/) ok = 0
 		if (!ok) { print "bench: unparsable result line: " $0 > "/dev/stderr"; next }
-		print ts "," round "," kernel "," f["gate"] "," f["scenario"] "," f["variant"] "," \
+		t = "t" in f ? f["t"] : ts
+		print t "," round "," kernel "," f["gate"] "," f["scenario"] "," f["variant"] "," \
 			f["n"] "," f["pkts"] "," f["usec"] "," f["pps"] "," f["errors"]
 	}'
 }

@@ -17,7 +17,7 @@
 # Output: one line per measurement on stdout, format documented in
 # bench/README-format:
 #
-#	RESULT v=1 scenario=S variant=V n=N gate=G pkts=P usec=U pps=R errors=E
+#	RESULT v=1 scenario=S variant=V n=N gate=G pkts=P usec=U pps=R errors=E t=T
 
 # ---- knobs (environment overrides) ------------------------------------------
 
@@ -564,9 +564,10 @@ gate_set() {
 
 # ---- results ----------------------------------------------------------------
 
-# result VARIANT N GATE: print the RESULT line for the last pg_run.
+# result VARIANT N GATE: print the RESULT line for the last pg_run; t= is
+# MEAS_END, the Unix time (seconds) at which that measurement ended.
 result() {
-	echo "RESULT v=1 scenario=$SCEN variant=$1 n=$2 gate=$3 pkts=$PG_PKTS usec=$PG_USEC pps=$PG_PPS errors=$PG_ERRORS"
+	echo "RESULT v=1 scenario=$SCEN variant=$1 n=$2 gate=$3 pkts=$PG_PKTS usec=$PG_USEC pps=$PG_PPS errors=$PG_ERRORS t=$MEAS_END"
 }
 
 # expect_eq WHAT GOT WANT
@@ -759,6 +760,7 @@ run_scenario() {
 				note "measure $MEAS_COUNT packets"
 				progress measure "$v" "$n" "gate=$GATE" "pkts=$MEAS_COUNT"
 				pg_run "$MEAS_COUNT"
+				MEAS_END=${EPOCHSECONDS:?}
 				s_snap
 				after=$SNAP
 				CHECK_PKTS=$((warm_pkts + PG_PKTS))

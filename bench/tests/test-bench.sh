@@ -79,6 +79,13 @@ if grep -qE '^[0-9]+,2,patched,off,tc-matchall,-,100,1000000,1000000,1000000,0$'
 else
 	nok "raw.csv record fields" "$(cat "$raw")"
 fi
+# ts: the RESULT line's t= (the fake scenario counts from 1000000001)
+bad=$(grep '^[0-9]' "$raw" | awk -F, '$1 < 1000000001 || $1 > 1000000004')
+if [ -z "$bad" ] && grep -q '^1000000004,1,patched,off,tc-matchall,-,100,' "$raw"; then
+	ok "raw.csv: ts is when each measurement ended (the RESULT line's t=)"
+else
+	nok "raw.csv ts from t=" "$bad" "$(cat "$raw")"
+fi
 if [[ $out == *"[1/6] round 1/2: booting base"* && $out == *"[6/6] round 2/2: limit done, 3 results"* ]]; then
 	ok "progress line per boot"
 else
@@ -94,6 +101,27 @@ if [ -s "$tmp/r1/report.txt" ] && grep -q '^tc-matchall n=100 *1000000 *1500000 
 	ok "report written from the run"
 else
 	nok "report from the run" "$(cat "$tmp/r1/report.txt" 2>&1)"
+fi
+
+# ---- RESULT lines without t=, or with a bad one ----------------------------
+t0=$(date +%s)
+out=$(FAKE_T='' "$B" --rounds 1 --kernels "base=$tmp/k/base" --scenarios tc-matchall:1 --duration 0.1 \
+	--no-report --out "$tmp/r1t" 2>&1)
+rc=$?
+t1=$(date +%s)
+bad=$(grep '^[0-9]' "$tmp/r1t/raw.csv" | awk -F, -v a="$t0" -v b="$t1" '$1 < a || $1 > b')
+if [ $rc -eq 0 ] && [ -z "$bad" ] && [ "$(grep -c '^[0-9]' "$tmp/r1t/raw.csv")" -eq 1 ]; then
+	ok "RESULT without t=: ts is the time the boot's records were collected"
+else
+	nok "RESULT without t=" "rc=$rc" "$out" "$(cat "$tmp/r1t/raw.csv")"
+fi
+out=$(FAKE_T=12x "$B" --rounds 1 --kernels "base=$tmp/k/base" --scenarios tc-matchall:1 --duration 0.1 \
+	--no-report --out "$tmp/r1u" 2>&1)
+if ! grep -q '^[0-9]' "$tmp/r1u/raw.csv" &&
+	[[ $out == *"bench: unparsable result line: RESULT v=1 scenario=tc-matchall variant=- n=1 gate=none pkts=1000000 usec=1000000 pps=1000000 errors=0 t=12x"* ]]; then
+	ok "RESULT with a t= that is not a Unix time: reported as unparsable, no record"
+else
+	nok "RESULT with a bad t=" "$out" "$(cat "$tmp/r1u/raw.csv")"
 fi
 
 # ---- variants, and what --quick runs -----------------------------------------

@@ -55,6 +55,7 @@ opt_err tc-act -v flower
 opt_err tc-act -n 32
 
 # ---- pg_parse ---------------------------------------------------------------
+t0=$EPOCHSECONDS
 r=$(
 	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
 	. "$S/lib.sh"
@@ -88,15 +89,19 @@ r=$(
 	GATE_KNOB=/nonexistent N_LIST=2 VARIANTS=- COUNT=20000
 	run_scenario 2>&1
 )
+t1=$EPOCHSECONDS
+# t=: the Unix time at which the measurement ended
+tm=$(echo "$r" | sed -n 's/^RESULT .* t=\([0-9]*\)$/\1/p')
+[ -n "$tm" ] && [ "$tm" -ge "$t0" ] && [ "$tm" -le "$t1" ] || tm="not-between-$t0-and-$t1"
 want="PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=setup
 setup - 2
 PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=warm-up gate=none
 PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=measure gate=none pkts=20000
-RESULT v=1 scenario=test-scenarios variant=- n=2 gate=none pkts=20000 usec=1000 pps=20000000 errors=0
+RESULT v=1 scenario=test-scenarios variant=- n=2 gate=none pkts=20000 usec=1000 pps=20000000 errors=0 t=$tm
 PROGRESS v=1 scenario=test-scenarios variant=- n=2 step=teardown
 teardown - 2"
 if [ "$r" = "$want" ]; then
-	ok "run_scenario: PROGRESS before setup, warm-up, measurement and teardown"
+	ok "run_scenario: PROGRESS before setup, warm-up, measurement and teardown; t= when the measurement ended"
 else
 	nok "run_scenario PROGRESS lines" "got:" "$r"
 fi
@@ -132,7 +137,7 @@ mock() {
 results_ok() { # results_ok DESC COUNT: every RESULT line well formed, COUNT of them
 	local d=$1 want=$2 n bad
 	n=$(grep -c '^RESULT ' "$tmp/out")
-	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z0-9_-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+')
+	bad=$(grep '^RESULT ' "$tmp/out" | grep -Evx 'RESULT v=1 scenario=[a-z-]+ variant=[a-z0-9_-]+ n=[0-9]+ gate=[a-z]+ pkts=[0-9]+ usec=[0-9]+ pps=[0-9]+ errors=[0-9]+ t=[1-9][0-9]*')
 	if [ "$n" -eq "$want" ] && [ -z "$bad" ]; then
 		ok "$d"
 	else
@@ -144,7 +149,7 @@ mock nft-set -n 50 -c 2000
 rc=$?
 [ $rc -eq 0 ] || echo "#   nft-set: $(tail -n 2 "$tmp/err")"
 results_ok "mock nft-set: 4 backends measured and checked (rc=$rc)" 4
-if grep -q '^RESULT .*variant=pipapo n=50 gate=none pkts=2000 .* errors=2000$' "$tmp/out"; then
+if grep -q '^RESULT .*variant=pipapo n=50 gate=none pkts=2000 .* errors=2000 t=[0-9]*$' "$tmp/out"; then
 	ok "mock nft-set: pipapo line, every packet counted and dropped"
 else
 	nok "mock nft-set: pipapo line" "$(cat "$tmp/out")"
@@ -154,8 +159,8 @@ mock udp-lookup -n 8 -c 3000
 rc=$?
 [ $rc -eq 0 ] || echo "#   udp-lookup: $(tail -n 2 "$tmp/err")"
 results_ok "mock udp-lookup: reuseport, connected and their IPv6 twins measured and checked (rc=$rc)" 4
-if grep -q '^RESULT .*variant=reuseport6 n=8 gate=none pkts=3000 .* errors=0$' "$tmp/out" &&
-	grep -q '^RESULT .*variant=connected6 n=8 gate=none pkts=3000 .* errors=0$' "$tmp/out"; then
+if grep -q '^RESULT .*variant=reuseport6 n=8 gate=none pkts=3000 .* errors=0 t=[0-9]*$' "$tmp/out" &&
+	grep -q '^RESULT .*variant=connected6 n=8 gate=none pkts=3000 .* errors=0 t=[0-9]*$' "$tmp/out"; then
 	ok "mock udp-lookup: reuseport6 and connected6 lines"
 else
 	nok "mock udp-lookup: IPv6 lines" "$(cat "$tmp/out")"

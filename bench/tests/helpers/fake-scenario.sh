@@ -3,9 +3,11 @@
 # Fake scenario for bench/tests/test-bench.sh: prints one RESULT line per size
 # and gate, each after PROGRESS lines like bench/scenarios/lib.sh's; pps
 # depends on $FAKE_KERNEL; FAKE_FAIL=<scenario> makes that scenario fail
-# like a broken setup would.
+# like a broken setup would.  t= counts from 1000000001 in each run of it, or is
+# $FAKE_T where that is set ("" leaves t= out, as scenarios did before it).
 set -u
 scen=$(basename "$0" .sh)
+t=1000000000
 ns=1 gates= vs=-
 while getopts "n:c:d:g:v:" o; do
 	case $o in
@@ -33,7 +35,10 @@ for n in ${ns//,/ }; do
 			[ "$g" = off ] && p=1000000
 			echo "PROGRESS v=1 scenario=$scen variant=$v n=$n step=warm-up gate=$g"
 			echo "PROGRESS v=1 scenario=$scen variant=$v n=$n step=measure gate=$g pkts=$p"
-			echo "RESULT v=1 scenario=$scen variant=$v n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0"
+			t=$((t + 1))
+			tf=" t=$t"
+			[ -z "${FAKE_T+x}" ] || tf=${FAKE_T:+ t=$FAKE_T}
+			echo "RESULT v=1 scenario=$scen variant=$v n=$n gate=$g pkts=$p usec=1000000 pps=$p errors=0$tf"
 		done
 	done
 done
