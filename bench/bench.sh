@@ -41,7 +41,10 @@
 # more: the failed attempt's records are dropped, its log kept as
 # logs/rR-K.log.failed, and raw.csv gets a "# retried" line.  A second
 # failure stops the run (unless --keep-going): raw.csv ends with an
-# "# incomplete" line and bench exits non-zero, as after an interrupt.
+# "# incomplete" line and bench exits non-zero, as after an interrupt.  An
+# interrupt or a TERM (^C, or kill PID) stops the boot in progress at once,
+# its guest too, and the run: raw.csv keeps every boot that had ended and
+# gets "# incomplete reason=interrupted", and bench exits 130.
 # Runner: scripts/run-uml.sh, or $THUNKLESS_RUNNER.
 #
 # bench.sh builds nothing: "make bench" (scripts/bench.sh) builds first.  A
@@ -292,9 +295,37 @@ raw=$outdir/raw.csv
 for x in "${stale_notes[@]}"; do say "measured as it is (--allow-stale): stale $x"; done
 
 finished=
+# The boot in progress (background job boot_job) runs in a session of its
+# own (setsid, below), whose id its first process writes to boot_pidf: an
+# interrupt stops that whole session, the runner and the guest it started,
+# before the run is marked incomplete.
+boot_job=
+boot_pidf=$outdir/logs/.boot-pid
+boot_rcf=$outdir/logs/.boot-rc
+# shellcheck disable=SC2317 # run from the EXIT trap
+stop_boot() {
+	local sid w
+	[ -n "$boot_job" ] && kill -0 "$boot_job" 2>/dev/null || return 0
+	# (a signal in the first moments of a boot may come before the id)
+	for ((w = 0; w < 20; w++)); do
+		[ -s "$boot_pidf" ] && break
+		sleep 0.1
+	done
+	[ -s "$boot_pidf" ] && read -r sid <"$boot_pidf" || return 0
+	kill -TERM -- "-$sid" 2>/dev/null
+	# (and KILL what is left of it after 15 s: the runner's guest has 10 s)
+	for ((w = 0; w < 150; w++)); do
+		kill -0 -- "-$sid" 2>/dev/null || break
+		sleep 0.1
+	done
+	kill -KILL -- "-$sid" 2>/dev/null
+	wait "$boot_job" 2>/dev/null
+}
 # shellcheck disable=SC2317 # run from the EXIT trap
 finish() {
 	local rc=$?
+	stop_boot
+	rm -f "$boot_pidf" "$boot_rcf"
 	if [ -z "$finished" ]; then
 		echo "# incomplete reason=${stop_reason:-interrupted}" >>"$raw"
 		say_retried
@@ -452,11 +483,26 @@ for ((r = 1; r <= rounds; r++)); do
 			[ "$attempt" -eq 1 ] || again=" again"
 			say "[$boot/$nb] round $r/$rounds: booting $k$again ($(($(date +%s) - t_start))s elapsed)"
 			t0=$(date +%s)
-			"$RUNNER" --kernel "${kpaths[i]}" --timeout "$timeout" --idle-timeout "$idle_timeout" \
-				--out "$gout" -- \
-				bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${kscen[@]}" 2>&1 |
-				progress_filter "$k"
-			rc=${PIPESTATUS[0]}
+			# The runner runs in a background job, in a session of its own,
+			# and bench.sh waits for the job: an INT or a TERM sent to
+			# bench.sh alone (kill PID, not the terminal's ^C) then stops
+			# the run at once, where bash would have held it until the end
+			# of a foreground pipeline, the whole boot.
+			rm -f "$boot_pidf" "$boot_rcf"
+			{
+				# shellcheck disable=SC2016 # $$: the new session's
+				setsid -w bash -c 'echo $$ >"$0" && exec "$@"' "$boot_pidf" \
+					"$RUNNER" --kernel "${kpaths[i]}" --timeout "$timeout" \
+					--idle-timeout "$idle_timeout" --out "$gout" -- \
+					bench/guest-run.sh --duration "$duration" "${gargs[@]}" "${kscen[@]}" 2>&1
+				echo $? >"$boot_rcf"
+			} | progress_filter "$k" &
+			boot_job=$!
+			wait "$boot_job"
+			boot_job=
+			rm -f "$boot_pidf"
+			rc=255
+			[ -s "$boot_rcf" ] && read -r rc <"$boot_rcf"
 			recs=$(boot_records | grep '^RESULT ' | result_to_csv "$r" "$k")
 			nrec=0
 			[ -z "$recs" ] || nrec=$(echo "$recs" | wc -l)

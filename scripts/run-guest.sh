@@ -67,6 +67,19 @@ watcher=
 umldir=
 [ "$kind" != uml ] || umldir=$(mktemp -d /tmp/thunkless-uml.XXXXXX)
 trap '[ -z "$watcher" ] || kill "$watcher" 2>/dev/null; rm -rf "$job" ${umldir:+"$umldir"}' EXIT
+# INT or TERM (bench.sh stops a boot that way): stop the guest too (timeout
+# passes the signal on to it), rather than leave it to run on until its
+# console's reader is gone; then the EXIT trap cleans up.
+# shellcheck disable=SC2317 # run from the INT and TERM traps
+stop_guest() {
+	local p
+	if [ -s "$job/guest.pid" ] && read -r p <"$job/guest.pid"; then
+		kill -TERM "$p" 2>/dev/null || true
+	fi
+	exit "$1"
+}
+trap 'stop_guest 130' INT
+trap 'stop_guest 143' TERM
 mkdir "$job/out"
 {
 	echo '#!/bin/bash'
@@ -189,15 +202,21 @@ if [ "$idle" -gt 0 ]; then
 fi
 set +e
 # (in a subshell that records timeout's pid for the watchdog and waits for it
-# with stderr closed, so that a kill is not announced as "Killed")
+# with stderr closed, so that a kill is not announced as "Killed", then
+# records its exit status; the pipeline runs in the background, so that an
+# INT or a TERM runs its trap at once rather than when the guest ends)
 (
 	timeout -k 10 "$timeout" "${run[@]}" </dev/null 2>&1 &
 	echo $! >"$job/guest.pid"
 	exec 2>/dev/null
 	wait $!
+	echo $? >"$job/guest.rc"
 ) |
-	tee "$job/console.log" | sed -u -e 's/\r$//' -e '/^THUNKLESS-EXIT: /d'
-rcs=("${PIPESTATUS[@]}")
+	tee "$job/console.log" | sed -u -e 's/\r$//' -e '/^THUNKLESS-EXIT: /d' &
+wait $!
+guest_rc=
+[ ! -s "$job/guest.rc" ] || read -r guest_rc <"$job/guest.rc"
+rcs=("${guest_rc:-255}")
 if [ -n "$watcher" ]; then
 	kill "$watcher" 2>/dev/null
 	wait "$watcher" 2>/dev/null

@@ -49,6 +49,34 @@ if [ "$kind" = uml ]; then
 		fails=$((fails + 1))
 	fi
 fi
+# A TERM to the runner alone (bench.sh stops a boot that way): it exits
+# within seconds, and takes its guest with it (the marker on the kernel's
+# command line finds the guest's processes).
+mark=thunkless_term_test=$$
+"${R[@]}" --timeout 300 --append "$mark" -- bash -c 'echo term-me; sleep 600' >"$TMP/o" 2>"$TMP/e" </dev/null &
+rp=$!
+for ((i = 0; i < 2400; i++)); do
+	grep -q '^term-me' "$TMP/o" 2>/dev/null && break
+	kill -0 "$rp" 2>/dev/null || break
+	sleep 0.1
+done
+t0=$SECONDS
+kill -TERM "$rp" 2>/dev/null
+wait "$rp"
+rc=$?
+dt=$((SECONDS - t0))
+for ((i = 0; i < 50; i++)); do
+	pgrep -f -- "$mark" >/dev/null || break
+	sleep 0.1
+done
+left=$(pgrep -f -- "$mark")
+if grep -q '^term-me' "$TMP/o" && [ $rc -eq 143 ] && [ $dt -le 15 ] && [ -z "$left" ]; then
+	echo "ok - TERM to the runner: exit 143 in ${dt}s, guest gone"
+else
+	[ -z "$left" ] || kill -KILL $left 2>/dev/null
+	echo "not ok - TERM to the runner: exit $rc after ${dt}s, guest processes left: ${left:-none}; $(tail -n1 "$TMP/e")"
+	fails=$((fails + 1))
+fi
 expect_fail "missing kernel" "no kernel at" \
 	"$S/run-$kind.sh" --kernel "$TMP/nope" -- true
 expect_fail "bad timeout" "bad --timeout" \

@@ -124,6 +124,32 @@ else
 	nok "RESULT with a bad t=" "$out" "$(cat "$tmp/r1u/raw.csv")"
 fi
 
+# ---- a TERM sent to bench.sh alone, during a boot ---------------------------
+# stops the run at once (not when the boot ends), and the boot with it
+: >"$FAKE_LOG"
+FAKE_SLOW="limit 31.4159" "$B" --rounds 2 --kernels "$K" --scenarios tc-matchall:1 --duration 0.1 \
+	--out "$tmp/rterm" >"$tmp/rterm.out" 2>&1 &
+bpid=$!
+for ((i = 0; i < 100; i++)); do
+	pgrep -f 'sleep 31[.]4159' >/dev/null && break
+	sleep 0.1
+done
+t0=$(date +%s)
+kill -TERM "$bpid"
+wait "$bpid"
+rc=$?
+dt=$(($(date +%s) - t0))
+sleep 0.5
+left=$(pgrep -f 'sleep 31[.]4159')
+if [ $rc -eq 130 ] && [ $dt -le 5 ] && [ -z "$left" ] && [ "$(grep -c '^[0-9]' "$tmp/rterm/raw.csv")" -eq 3 ] &&
+	[ "$(tail -n 1 "$tmp/rterm/raw.csv")" = "# incomplete reason=interrupted" ] &&
+	grep -q 'raw data (INCOMPLETE)' "$tmp/rterm.out" && ! ls -A "$tmp/rterm/logs" | grep -q '^[.]boot'; then
+	ok "TERM to bench.sh during a boot: stops in ${dt}s with the boot, 2 boots' records kept, incomplete"
+else
+	[ -z "$left" ] || kill $left 2>/dev/null
+	nok "TERM during a boot" "rc=$rc after ${dt}s; left: $left" "$(cat "$tmp/rterm.out")" "$(cat "$tmp/rterm/raw.csv")"
+fi
+
 # ---- variants, and what --quick runs -----------------------------------------
 : >"$FAKE_LOG"
 out=$("$B" --rounds 1 --kernels "$K" --scenarios nft-set/hash+pipapo:10,egress-bpf --gates on \

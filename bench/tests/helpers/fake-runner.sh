@@ -11,6 +11,8 @@
 # ordinals over all its boots, retries included, or "all") run the
 # scenarios before SCENARIO, print its BEGIN and first PROGRESS line, and
 # fail with "guest made no progress for Ss; last line: ...".
+# FAKE_SLOW="KERNEL SECONDS": each boot of KERNEL prints a line and sleeps
+# SECONDS (a child process, standing in for the guest) before its scenarios.
 set -u
 kernel='' out='' idle=60
 while [ $# -gt 0 ]; do
@@ -36,6 +38,13 @@ case $kb in
 	exit 1
 	;;
 esac
+if [ -n "${FAKE_SLOW:-}" ]; then
+	read -r sk ss <<<"$FAKE_SLOW"
+	if [ "$sk" = "$kb" ]; then
+		echo "fake guest: slow boot"
+		sleep "$ss"
+	fi
+fi
 hang=
 if [ -n "${FAKE_HANG:-}" ]; then
 	read -r hk hs hw <<<"$FAKE_HANG"
