@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""host-drift.py RAW.csv [SECONDS]: is a noisy run's noise the host's?
+
+Each record is read as its pps over the median pps of its group (the same
+kernel, gate, scenario, variant and n over all rounds).  The records are
+then put in windows of SECONDS (default 60) by their ts, which bench.sh
+takes from the guest's t= since 2026-12-05: the end of the measurement.
+For each window the script prints how many records and boots it holds,
+and the median and range of their ratios.
+
+If the host's speed changes, every boot running in a slow window is slow:
+the windows' medians move together, by as much as the records spread.  If
+instead each boot (or each measurement) has a speed of its own, the
+windows' medians stay near 1.00 and the spread is inside each window.
+The last line of that table gives the share of the records' spread (their
+mean absolute deviation from 1, which counts the outliers that make a
+row's CV) that the windows' medians explain.
+
+Then, per boot in the order they ran, its records' ratios in the order
+they were measured: a slow spell of the host shows as a stretch of
+consecutive low ratios, whichever kernel was running.
+
+Records from before t= existed carry one ts per boot; the script says so
+and stops, since windows of those would be windows of boots.
+"""
+import collections
+import csv
+import statistics
+import sys
+
+
+def die(msg):
+    print(f"host-drift: error: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def main():
+    if len(sys.argv) not in (2, 3):
+        die("usage: host-drift.py RAW.csv [SECONDS]")
+    try:
+        win = int(sys.argv[2]) if len(sys.argv) == 3 else 60
+    except ValueError:
+        die(f"bad SECONDS '{sys.argv[2]}'")
+    if win <= 0:
+        die(f"bad SECONDS '{win}'")
+    try:
+        with open(sys.argv[1]) as f:
+            lines = [ln for ln in f if ln.strip() and not ln.startswith("#")]
+    except OSError as e:
+        die(f"cannot read {sys.argv[1]}: {e.strerror}")
+    rows = list(csv.DictReader(lines))
+    need = {"ts", "round", "kernel", "gate", "scenario", "variant", "n", "pps"}
+    if not rows or not need <= set(rows[0]):
+        die(f"{sys.argv[1]}: no records, or not a bench raw.csv")
+    try:
+        recs = [(int(r["ts"]), int(r["round"]), r["kernel"], r["gate"],
+                 (r["kernel"], r["gate"], r["scenario"], r["variant"], r["n"]),
+                 float(r["pps"])) for r in rows]
+    except ValueError:
+        die(f"{sys.argv[1]}: a record with a bad number")
+
+    # one ts per boot: records from before t=
+    per_boot = collections.defaultdict(set)
+    for ts, rnd, k, _, _, _ in recs:
+        per_boot[(rnd, k)].add(ts)
+    if all(len(v) == 1 for v in per_boot.values()):
+        die("every boot's records share one ts: a run from before t= "
+            "(2026-12-05), whose ts is when the boot's records were collected")
+
+    groups = collections.defaultdict(list)
+    for r in recs:
+        groups[r[4]].append(r[5])
+    med = {g: statistics.median(v) for g, v in groups.items() if len(v) >= 2}
+    pts = [(ts, (rnd, k), pps / med[g]) for ts, rnd, k, _, g, pps in recs if g in med]
+    if not pts:
+        die("no group has records in two rounds or more")
+
+    t0 = min(p[0] for p in pts)
+    wins = collections.defaultdict(list)
+    for ts, boot, x in pts:
+        wins[(ts - t0) // win].append((boot, x))
+    print(f"{len(pts)} records in {len(med)} groups; windows of {win} s "
+          f"from {t0}; ratio = pps / the group's median")
+    print(f"{'window':>8} {'records':>7} {'boots':>5} {'median':>7} {'min':>6} {'max':>6}")
+    wmed = {}
+    for w in sorted(wins):
+        xs = [x for _, x in wins[w]]
+        wmed[w] = statistics.median(xs)
+        print(f"{w * win:>7}s {len(xs):>7} {len({b for b, _ in wins[w]}):>5} "
+              f"{wmed[w]:>7.3f} {min(xs):>6.3f} {max(xs):>6.3f}")
+    dev_all = statistics.mean(abs(x - 1) for _, _, x in pts)
+    dev_in = statistics.mean(abs(x - wmed[(ts - t0) // win])
+                               for ts, _, x in pts)
+    share = 1 - dev_in / dev_all if dev_all > 0 else 0.0
+    print(f"mean |ratio - 1|: {dev_all:.3f} over all records, "
+          f"{dev_in:.3f} about each window's median: the windows explain "
+          f"{100 * share:.0f}% of it")
+
+    boots = collections.defaultdict(list)
+    for ts, boot, x in pts:
+        boots[boot].append((ts, x))
+    print("\nper boot, in the order they ran: round kernel: ratios in the "
+          "order measured")
+    for boot in sorted(boots, key=lambda b: min(boots[b])):
+        xs = [x for _, x in sorted(boots[boot], key=lambda p: p[0])]
+        print(f"  {boot[0]:>2} {boot[1]:<14} " + " ".join(f"{x:.2f}" for x in xs))
+
+
+if __name__ == "__main__":
+    main()
