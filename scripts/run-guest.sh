@@ -214,9 +214,8 @@ set +e
 ) |
 	tee "$job/console.log" | sed -u -e 's/\r$//' -e '/^THUNKLESS-EXIT: /d' &
 wait $!
-guest_rc=
+guest_rc=255
 [ ! -s "$job/guest.rc" ] || read -r guest_rc <"$job/guest.rc"
-rcs=("${guest_rc:-255}")
 if [ -n "$watcher" ]; then
 	kill "$watcher" 2>/dev/null
 	wait "$watcher" 2>/dev/null
@@ -253,7 +252,7 @@ if [ -e "$job/idle" ]; then
 	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
 	die "guest made no progress for ${idle}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
 fi
-if [ "${rcs[0]}" = 124 ] || [ "${rcs[0]}" = 137 ]; then
+if [ "$guest_rc" = 124 ] || [ "$guest_rc" = 137 ]; then
 	tail_console
 	last=$(tr -d '\r' <"$job/console.log" | grep -v '^[[:space:]]*$' | tail -n 1)
 	die "guest timed out after ${timeout}s; last line: ${last:-(none)}${oops:+ (console: $oops)}"
@@ -265,7 +264,7 @@ fi
 if [ ! -s "$job/out/rc" ]; then
 	tail_console
 	rc=$(tr -d '\r' <"$job/console.log" | sed -n 's/^THUNKLESS-EXIT: \([0-9]*\)$/\1/p' | tail -n1)
-	[ -n "$rc" ] || die "guest ended without reporting an exit status (${run[0]##*/} exited ${rcs[0]})"
+	[ -n "$rc" ] || die "guest ended without reporting an exit status (${run[0]##*/} exited $guest_rc)"
 else
 	rc=$(cat "$job/out/rc")
 fi

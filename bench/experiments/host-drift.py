@@ -26,13 +26,15 @@ and stops, since windows of those would be windows of boots.
 """
 import collections
 import csv
+import os
 import statistics
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rounds as rd  # noqa: E402 (bench/experiments/rounds.py)
 
-def die(msg):
-    print(f"host-drift: error: {msg}", file=sys.stderr)
-    sys.exit(1)
+die = rd.failer('host-drift.py')
 
 
 def main():
@@ -54,7 +56,7 @@ def main():
     if not rows or not need <= set(rows[0]):
         die(f"{sys.argv[1]}: no records, or not a bench raw.csv")
     try:
-        recs = [(int(r["ts"]), int(r["round"]), r["kernel"], r["gate"],
+        recs = [(int(r["ts"]), int(r["round"]), r["kernel"],
                  (r["kernel"], r["gate"], r["scenario"], r["variant"], r["n"]),
                  float(r["pps"])) for r in rows]
     except ValueError:
@@ -62,7 +64,7 @@ def main():
 
     # one ts per boot: records from before t=
     per_boot = collections.defaultdict(set)
-    for ts, rnd, k, _, _, _ in recs:
+    for ts, rnd, k, _, _ in recs:
         per_boot[(rnd, k)].add(ts)
     if all(len(v) == 1 for v in per_boot.values()):
         die("every boot's records share one ts: a run from before t= "
@@ -70,9 +72,9 @@ def main():
 
     groups = collections.defaultdict(list)
     for r in recs:
-        groups[r[4]].append(r[5])
+        groups[r[3]].append(r[4])
     med = {g: statistics.median(v) for g, v in groups.items() if len(v) >= 2}
-    pts = [(ts, (rnd, k), pps / med[g]) for ts, rnd, k, _, g, pps in recs if g in med]
+    pts = [(ts, (rnd, k), pps / med[g]) for ts, rnd, k, g, pps in recs if g in med]
     if not pts:
         die("no group has records in two rounds or more")
 

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-"""rounds: what within-round.py, inline-static-calls.py and builtin-vehicle.py share.
+"""rounds: what within-round.py, inline-static-calls.py and builtin-vehicle.py share
+(host-drift.py takes failer() alone, and with it the quiet closed pipe).
 
 load(path, need, fail) reads a bench raw.csv and returns, per row
 ("scenario[/variant] n=N"), the rounds that have every (kernel, gate) in
