@@ -8,7 +8,7 @@
 #   bench/bench.sh [--quick] [--rounds R] [--scenarios S[,S..]] [--kernels K[,K..]]
 #                  [--duration SEC] [--gates G,G] [--keep-going] [--out DIR]
 #                  [--timeout SEC] [--idle-timeout SEC] [--no-report]
-#                  [--allow-stale]
+#                  [--allow-stale] [--order alternate|given]
 #
 #   --scenarios   names from bench/scenarios, each optionally with variants
 #                 and sizes: tc-matchall:1:100, nft-set/hash+pipapo
@@ -22,6 +22,10 @@
 #   --gates       gate settings measured in the boots of patched and of
 #                 patched-X kernels (default on,off; the order alternates
 #                 between rounds)
+#   --order       the kernels' order within a round: alternate (default:
+#                 as given in odd rounds, reversed in even rounds, so that
+#                 a drift of the host within a round weighs on every
+#                 kernel alike over two rounds) or given (every round)
 #   --quick       2 rounds, 0.3 s per measurement, tc-matchall at N=1,100,
 #                 nft-set hash and pipapo, udp-lookup reuseport and connected6,
 #                 tc-cls flower and basic, tc-act mirred and police
@@ -33,8 +37,10 @@
 #                 long (default 60 s, or 4 x --duration if longer; 0 = off;
 #                 else it must exceed 2 x --duration)
 #
-# Each round boots every kernel once, in the order given (base, patched,
-# limit, base, ...), and runs every scenario in that boot.  Records go to
+# Each round boots every kernel once and runs every scenario in that boot,
+# the kernels in the order given in odd rounds and reversed in even ones
+# (base, patched, limit, limit, patched, base, base, ...; --order given:
+# base, patched, limit, base, ...).  Records go to
 # raw.csv (format: bench/README-format) as soon as a boot ends.  A boot that
 # fails (runner error, watchdog, timeout, panic, a FAIL line) is reported in
 # one line naming the round, the kernel and the scenario, and booted once
@@ -87,11 +93,12 @@ timeout=900
 idle_timeout=
 report=1
 allow_stale=
+order=alternate
 
 while [ $# -gt 0 ]; do
 	case $1 in
 	--quick) quick=1; shift ;;
-	--rounds | --scenarios | --kernels | --duration | --gates | --out | --timeout | --idle-timeout)
+	--rounds | --scenarios | --kernels | --duration | --gates | --out | --timeout | --idle-timeout | --order)
 		[ $# -ge 2 ] || die "$1 needs an argument"
 		case $1 in
 		--rounds) rounds=$2; rounds_set=1 ;;
@@ -102,6 +109,7 @@ while [ $# -gt 0 ]; do
 		--out) outdir=$2 ;;
 		--timeout) timeout=$2 ;;
 		--idle-timeout) idle_timeout=$2 ;;
+		--order) order=$2 ;;
 		esac
 		shift 2
 		;;
@@ -122,6 +130,10 @@ if [ -n "$quick" ]; then
 	[ -n "$rounds_set" ] || rounds=2
 	[ -n "$duration_set" ] || duration=0.3
 fi
+case $order in
+alternate | given) ;;
+*) die "bad --order '$order': must be alternate or given" ;;
+esac
 posint "$rounds" || die "bad --rounds '$rounds': must be an integer > 0"
 posint "$timeout" || die "bad --timeout '$timeout': must be an integer > 0"
 if ! [[ $duration =~ ^[0-9]{1,3}(\.[0-9]{1,3})?$ ]] ||
@@ -288,7 +300,7 @@ raw=$outdir/raw.csv
 {
 	echo "# thunkless bench raw v1"
 	echo "# started=$(date -u +%Y-%m-%dT%H:%M:%SZ) base=$base rounds=$rounds duration=$duration"
-	echo "# kernels=${knames[*]} scenarios=${specs[*]} gates=$gates"
+	echo "# kernels=${knames[*]} scenarios=${specs[*]} gates=$gates order=$order"
 	for x in "${stale_notes[@]}"; do echo "# stale $x"; done
 	echo "ts,round,kernel,gate,scenario,variant,n,pkts,usec,pps,errors"
 } >"$raw"
@@ -458,7 +470,16 @@ failed=0
 stop_reason=
 t_start=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
-	for ((i = 0; i < ${#knames[@]}; i++)); do
+	# the kernels' indices in this round's order
+	idx=()
+	for ((j = 0; j < ${#knames[@]}; j++)); do
+		if [ "$order" = alternate ] && ((r % 2 == 0)); then
+			idx=("$j" "${idx[@]}")
+		else
+			idx+=("$j")
+		fi
+	done
+	for i in "${idx[@]}"; do
 		k=${knames[i]}
 		boot=$((boot + 1))
 		gargs=()

@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Tests for bench/bench.sh and bench/guest-run.sh with a fake runner (no
-# kernels are booted): option errors, interleaved boot order, gate A/B in
+# kernels are booted): option errors, interleaved boot order (reversed in
+# even rounds, or as given with --order given), gate A/B in
 # the patched boot, raw.csv records and markers, PROGRESS lines, a guest
 # panic, a failing scenario, a boot that hangs once (retried) or twice
 # (the run stops).  Prints "ok N - ..." / "not ok N - ..."; exit 1 on failure.
@@ -49,6 +50,8 @@ err_case "bad duration" "bench: error: bad --duration 'x'" --kernels "$K" --dura
 err_case "bad idle timeout" "bench: error: bad --idle-timeout 'x': must be an integer >= 0 (0 = off)" --kernels "$K" --idle-timeout x
 err_case "idle timeout shorter than a measurement" \
 	"bench: error: bad --idle-timeout '2': must be 0 (off) or more than 2 x --duration (1.2 s)" --kernels "$K" --idle-timeout 2
+err_case "bad order" "bench: error: bad --order 'random': must be alternate or given" --kernels "$K" --order random
+err_case "order without a value" "bench: error: --order needs an argument" --kernels "$K" --order
 THUNKLESS_RUNNER=$tmp/no-runner err_case "missing runner" "bench: error: runner missing" --kernels "$K"
 
 # ---- a good run -------------------------------------------------------------
@@ -58,7 +61,11 @@ rc=$?
 raw=$tmp/r1/raw.csv
 if [ $rc -eq 0 ]; then ok "good run exits 0"; else nok "good run exits 0" "rc=$rc" "$out"; fi
 order=$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)
-if [ "$order" = "base patched limit base patched limit" ]; then ok "boots interleaved: $order"; else nok "boot order" "$order"; fi
+if [ "$order" = "base patched limit limit patched base" ] && grep -q '^# kernels=base patched limit .* order=alternate$' "$raw"; then
+	ok "boots interleaved, reversed in the even round: $order"
+else
+	nok "boot order" "$order" "$(head -n 3 "$raw")"
+fi
 if grep -q '^patched .*--gates on,off' "$FAKE_LOG" && [ "$(grep -c -- '--gates' "$FAKE_LOG")" -eq 2 ] &&
 	sed -n 5p "$FAKE_LOG" | grep -q -- '--gates off,on'; then
 	ok "gate settings only in the patched boot, order alternating between rounds"
@@ -86,7 +93,8 @@ if [ -z "$bad" ] && grep -q '^1000000004,1,patched,off,tc-matchall,-,100,' "$raw
 else
 	nok "raw.csv ts from t=" "$bad" "$(cat "$raw")"
 fi
-if [[ $out == *"[1/6] round 1/2: booting base"* && $out == *"[6/6] round 2/2: limit done, 3 results"* ]]; then
+if [[ $out == *"[1/6] round 1/2: booting base"* && $out == *"[4/6] round 2/2: booting limit"* &&
+	$out == *"[6/6] round 2/2: base done, 3 results"* ]]; then
 	ok "progress line per boot"
 else
 	nok "progress lines" "$out"
@@ -143,10 +151,10 @@ sleep 0.5
 left=$(pgrep -f 'sleep 31[.]4159')
 if [ $rc -eq 130 ] && [ $dt -le 5 ] && [ -z "$left" ] && [ "$(grep -c '^[0-9]' "$tmp/rterm/raw.csv")" -eq 3 ] &&
 	[ "$(tail -n 1 "$tmp/rterm/raw.csv")" = "# incomplete reason=interrupted" ] &&
-	grep -q 'raw data (INCOMPLETE)' "$tmp/rterm.out" && ! ls -A "$tmp/rterm/logs" | grep -q '^[.]boot'; then
+	grep -q 'raw data (INCOMPLETE)' "$tmp/rterm.out" && ! compgen -G "$tmp/rterm/logs/.boot*" >/dev/null; then
 	ok "TERM to bench.sh during a boot: stops in ${dt}s with the boot, 2 boots' records kept, incomplete"
 else
-	[ -z "$left" ] || kill $left 2>/dev/null
+	[ -z "$left" ] || pkill -f 'sleep 31[.]4159'
 	nok "TERM during a boot" "rc=$rc after ${dt}s; left: $left" "$(cat "$tmp/rterm.out")" "$(cat "$tmp/rterm/raw.csv")"
 fi
 
@@ -223,7 +231,7 @@ else
 	nok "hang once: complete run" "rc=$rc" "stderr: $(cat "$tmp/err4")" "$(tail -n 3 "$raw")"
 fi
 order=$(awk '{ print $1 }' "$FAKE_LOG" | paste -sd' ' -)
-if [ "$order" = "base patched limit base patched limit limit base patched limit" ]; then
+if [ "$order" = "base patched limit limit limit patched base base patched limit" ]; then
 	ok "hang once: the failed boot is booted again at once: $order"
 else
 	nok "hang once: boot order" "$order"
@@ -237,7 +245,7 @@ if [ "$(grep -c '^[0-9]' "$raw")" -eq 24 ] && [ "$(grep -c '^[0-9]*,2,limit,' "$
 else
 	nok "hang once: raw.csv" "$(cat "$raw")"
 fi
-if [[ $out == *"bench: [6/9] round 2/3: limit failed: $reason; retrying once (1 results discarded; log: $tmp/r4/logs/r2-limit.log.failed)"* &&
+if [[ $out == *"bench: [4/9] round 2/3: limit failed: $reason; retrying once (1 results discarded; log: $tmp/r4/logs/r2-limit.log.failed)"* &&
 	$out == *"bench:   retried round=2 kernel=limit: $reason"* ]]; then
 	ok "hang once: bench says so when it happens and again at the end"
 else
@@ -259,9 +267,10 @@ else
 fi
 
 # ---- the same boot hangs twice: the run stops --------------------------------
+# (--order given: the kernels in the order given in every round)
 : >"$FAKE_LOG"
 out=$(FAKE_HANG="limit egress-bpf 2,3" "$B" --rounds 3 --kernels "$K" --scenarios tc-matchall:1,egress-bpf \
-	--out "$tmp/r5" 2>"$tmp/err5")
+	--order given --out "$tmp/r5" 2>"$tmp/err5")
 rc=$?
 raw=$tmp/r5/raw.csv
 err=$(cat "$tmp/err5")
