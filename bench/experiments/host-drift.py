@@ -21,6 +21,16 @@ Then, per boot in the order they ran, its records' ratios in the order
 they were measured: a slow spell of the host shows as a stretch of
 consecutive low ratios, whichever kernel was running.
 
+Last, by position in the round: each boot's place among its round's
+boots (by their first ts), and the median ratio of the records of each
+kernel at each place it held.  Since 2026-12-06 bench.sh reverses the
+kernels' order in even rounds (--order alternate), so each kernel holds
+two places; a drift of the host within every round shows as the same
+kernel reading higher at one place than at the other, the kernels at the
+ends of the round most.  In a run with one order (--order given, or
+before 2026-12-06) each kernel has one place, its median is its own, and
+the section says nothing.
+
 Records from before t= existed carry one ts per boot; the script says so
 and stops, since windows of those would be windows of boots.
 """
@@ -107,6 +117,25 @@ def main():
     for boot in sorted(boots, key=lambda b: min(boots[b])):
         xs = [x for _, x in sorted(boots[boot], key=lambda p: p[0])]
         print(f"  {boot[0]:>2} {boot[1]:<14} " + " ".join(f"{x:.2f}" for x in xs))
+
+    # place of each boot in its round, by its first record's ts
+    place = {}
+    for rnd in {b[0] for b in boots}:
+        bs = sorted((b for b in boots if b[0] == rnd), key=lambda b: min(boots[b]))
+        for i, b in enumerate(bs):
+            place[b] = i + 1
+    at = collections.defaultdict(list)
+    for boot, xs in boots.items():
+        at[(boot[1], place[boot])].extend(x for _, x in xs)
+    kernels = sorted({k for k, _ in at}, key=lambda k: min(
+        place[b] for b in boots if b[1] == k and b[0] == min(r for r, kk in boots if kk == k)))
+    print("\nby place in the round: kernel: place (rounds) median ratio")
+    for k in kernels:
+        cells = []
+        for pl in sorted(p for kk, p in at if kk == k):
+            nr = sum(1 for b in boots if b[1] == k and place[b] == pl)
+            cells.append(f"{pl} ({nr}) {statistics.median(at[(k, pl)]):.3f}")
+        print(f"  {k:<14} " + "   ".join(cells))
 
 
 if __name__ == "__main__":
