@@ -23,7 +23,9 @@ consecutive low ratios, whichever kernel was running.
 
 Last, by position in the round: each boot's place among its round's
 boots (by their first ts), and the median ratio of the records of each
-kernel at each place it held.  Since 2026-12-06 bench.sh reverses the
+kernel at each place it held (their mean, and per group the mean at one
+place over the mean at the other, whose median over the kernel's groups
+is printed).  Since 2026-12-06 bench.sh reverses the
 kernels' order in even rounds (--order alternate), so each kernel holds
 two places; a drift of the host within every round shows as the same
 kernel reading higher at one place than at the other, the kernels at the
@@ -124,19 +126,31 @@ def main():
         bs = sorted((b for b in boots if b[0] == rnd), key=lambda b: min(boots[b]))
         for i, b in enumerate(bs):
             place[b] = i + 1
+    # per kernel and place: the records' ratios, and per group the mean
     at = collections.defaultdict(list)
-    for boot, xs in boots.items():
-        at[(boot[1], place[boot])].extend(x for _, x in xs)
+    byg = collections.defaultdict(list)
+    for ts, rnd, k, g, pps in recs:
+        if g in med:
+            at[(k, place[(rnd, k)])].append(pps / med[g])
+            byg[(g, place[(rnd, k)])].append(pps / med[g])
     kernels = sorted({k for k, _ in at}, key=lambda k: min(
         place[b] for b in boots if b[1] == k and b[0] == min(r for r, kk in boots if kk == k)))
-    print("\nby place in the round: kernel: place (rounds) median ratio")
+    print("\nby place in the round: kernel: place (rounds) mean ratio; "
+          "then, for two places, the median over its groups of the mean "
+          "at the first over the mean at the second")
     for k in kernels:
+        pls = sorted(p for kk, p in at if kk == k)
         cells = []
-        for pl in sorted(p for kk, p in at if kk == k):
+        for pl in pls:
             nr = sum(1 for b in boots if b[1] == k and place[b] == pl)
-            cells.append(f"{pl} ({nr}) {statistics.median(at[(k, pl)]):.3f}")
-        print(f"  {k:<14} " + "   ".join(cells))
-
+            cells.append(f"{pl} ({nr}) {statistics.mean(at[(k, pl)]):.3f}")
+        line = f"  {k:<14} " + "   ".join(cells)
+        if len(pls) == 2:
+            rs = [statistics.mean(byg[(g, pls[0])]) / statistics.mean(byg[(g, pls[1])])
+                  for g in med if g[0] == k and (g, pls[0]) in byg and (g, pls[1]) in byg]
+            if rs:
+                line += f"   {pls[0]}/{pls[1]}: {statistics.median(rs):.3f} ({len(rs)} groups)"
+        print(line)
 
 if __name__ == "__main__":
     main()
