@@ -67,7 +67,7 @@ s_snap() {
 
 s_check() {
 	local b=$3 a=$4
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	snap_delta tx "$b" "$a"
 	expect_eq "$DEV tx_packets delta" "$DELTA" "$CHECK_PKTS"
 	tc_dump "$DEV" "filter * bpf *handle *direct-action*"

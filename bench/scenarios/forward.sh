@@ -80,7 +80,7 @@ rx $STAT"
 
 s_check() {
 	local b=$3 a=$4
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	snap_delta nft "$b" "$a"
 	expect_eq "nft forward counter delta" "$DELTA" "$CHECK_PKTS"
 	snap_delta qdisc "$b" "$a"

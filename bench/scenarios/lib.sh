@@ -575,6 +575,36 @@ expect_eq() {
 	[ "$2" = "$3" ] || die "$1: got $2, expected $3"
 }
 
+# backlog_drops: set BL to the packets dropped at a full per-CPU backlog
+# (netdev_max_backlog) since boot, all CPUs: /proc/net/softnet_stat's
+# second column, in hex ($SOFTNET_STAT overrides the file for the tests).
+# Empty when the file cannot be read.
+backlog_drops() {
+	local l w sum=0
+	BL=
+	mapfile -t l 2>/dev/null <"${SOFTNET_STAT:-/proc/net/softnet_stat}" || return 0
+	[ ${#l[@]} -gt 0 ] || return 0
+	for w in "${l[@]}"; do
+		# the second word (no here-string: a pipe, read a byte at a time)
+		w=${w#"${w%%[! ]*}"}
+		w=${w#*[ ]}
+		w=${w%%[ ]*}
+		[[ $w =~ ^[0-9a-fA-F]{1,8}$ ]] || return 0
+		sum=$((sum + 16#$w))
+	done
+	BL=$sum
+}
+
+# expect_no_pg_errors: die unless the warm-up and the measurement had no
+# pktgen error (CHECK_ERRORS).  A queue_xmit pktgen counts an error for each
+# packet the device refused; for a veth that is mostly a full backlog on the
+# receiving side (the receive softirq fell behind, e.g. deferred to
+# ksoftirqd), which the error line says with the backlog's own count.
+expect_no_pg_errors() {
+	[ "$CHECK_ERRORS" -ne 0 ] || return 0
+	die "pktgen errors: got $CHECK_ERRORS, expected 0 (packets dropped at a full backlog meanwhile: ${BACKLOG_DROPS:-unknown})"
+}
+
 # split_lines TEXT: sets the array LINES to the lines of TEXT (empty lines
 # dropped).  In memory: "while read ... <<<" reads a here-string from a pipe
 # one byte per system call, which costs seconds on UML.
@@ -729,7 +759,9 @@ progress() {
 #	s_check V N BEFORE AFTER
 #	                 die unless the counters moved by exactly what the
 #	                 warm-up and the measurement sent together (CHECK_PKTS,
-#	                 CHECK_ERRORS; PG_PKTS, PG_ERRORS: the measurement alone)
+#	                 CHECK_ERRORS; PG_PKTS, PG_ERRORS: the measurement alone;
+#	                 BACKLOG_DROPS: the backlog drops meanwhile, for
+#	                 expect_no_pg_errors)
 #	s_teardown V N   undo s_setup
 # For each N and variant: set up once, then for each gate setting: snapshot,
 # warm up (and calibrate), measure, snapshot, check, print RESULT.  (One
@@ -737,7 +769,7 @@ progress() {
 # line goes out before the setup, each warm-up, each measurement and the
 # teardown.
 run_scenario() {
-	local n v g before after warm_pkts warm_errors
+	local n v g before after warm_pkts warm_errors bl0
 	# tests/guest/thunks.sh -k sources a scenario for its s_setup and
 	# s_teardown, and measures on its own
 	[ -z "${SCEN_DEFINE_ONLY:-}" ] || return 0
@@ -753,6 +785,8 @@ run_scenario() {
 				progress warm-up "$v" "$n" "gate=$GATE"
 				s_snap
 				before=$SNAP
+				backlog_drops
+				bl0=$BL
 				note "warm-up gate=$GATE"
 				s_rate "$v" "$n"
 				calibrate "$RATE"
@@ -761,6 +795,9 @@ run_scenario() {
 				progress measure "$v" "$n" "gate=$GATE" "pkts=$MEAS_COUNT"
 				pg_run "$MEAS_COUNT"
 				MEAS_END=${EPOCHSECONDS:?}
+				backlog_drops
+				BACKLOG_DROPS=
+				[ -z "$BL" ] || [ -z "$bl0" ] || BACKLOG_DROPS=$((BL - bl0))
 				s_snap
 				after=$SNAP
 				CHECK_PKTS=$((warm_pkts + PG_PKTS))

@@ -79,7 +79,7 @@ s_snap() {
 
 s_check() {
 	local b=$3 a=$4 q
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	for q in "${QDISCS[@]}"; do
 		snap_delta "$q/sent" "$b" "$a"
 		expect_eq "$q sent delta on $DEV" "$DELTA" "$CHECK_PKTS"

@@ -128,7 +128,7 @@ s_snap() {
 
 s_check() {
 	local b=$3 a=$4
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	tc_action_check "$KEYS" "$b" "$a" "$CHECK_PKTS"
 	[ -z "$MISS_KEYS" ] || tc_action_check "$MISS_KEYS" "$b" "$a" 0
 	snap_delta tx "$b" "$a"

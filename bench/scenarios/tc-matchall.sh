@@ -50,7 +50,7 @@ s_snap() {
 
 s_check() {
 	local b=$3 a=$4
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	tc_action_check "$KEYS" "$b" "$a" "$CHECK_PKTS"
 	snap_delta tx "$b" "$a"
 	expect_eq "$DEV tx_packets delta" "$DELTA" "$CHECK_PKTS"

@@ -123,7 +123,7 @@ s_snap() {
 
 s_check() {
 	local n=$2 b=$3 a=$4 h0 act
-	expect_eq "pktgen errors" "$CHECK_ERRORS" 0
+	expect_no_pg_errors
 	field hits "$b"
 	h0=$F
 	field hits "$a"

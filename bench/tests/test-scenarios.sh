@@ -106,6 +106,53 @@ else
 	nok "run_scenario PROGRESS lines" "got:" "$r"
 fi
 
+# ---- pktgen errors: the check names the backlog's drops ---------------------
+# a stub pg_run that counts 3 errors per run and as many drops in a fake
+# softnet_stat: warm-up and measurement, 6 of each
+sn=$(mktemp)
+printf '00000010 00000005 00000000\n00000001 0000000a 00000000\n' >"$sn"
+r=$(
+	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
+	. "$S/lib.sh"
+	# shellcheck disable=SC2317 # called by run_scenario
+	{
+		s_setup() { :; }
+		s_rate() { RATE=100000; }
+		s_snap() { SNAP=x; }
+		s_check() { expect_no_pg_errors; }
+		s_teardown() { :; }
+		pg_run() {
+			PG_PKTS=$1 PG_USEC=1000 PG_PPS=$(($1 * 1000)) PG_ERRORS=3
+			drops=$((${drops:-10} + 3))
+			printf '00000010 00000005 00000000\n00000001 %08x 00000000\n' "$drops" >"$SOFTNET_STAT"
+		}
+	}
+	GATE_KNOB=/nonexistent N_LIST=1 VARIANTS=- COUNT=20000 SOFTNET_STAT=$sn
+	(run_scenario 2>&1 >/dev/null)
+	echo "rc=$?"
+)
+want="test-scenarios: error: pktgen errors: got 6, expected 0 (packets dropped at a full backlog meanwhile: 6)
+rc=1"
+if [ "$r" = "$want" ]; then
+	ok "pktgen errors: one line with the backlog's drops during warm-up and measurement"
+else
+	nok "pktgen errors and backlog drops" "got:" "$r"
+fi
+r=$(
+	# shellcheck source-path=SCRIPTDIR source=../scenarios/lib.sh
+	. "$S/lib.sh"
+	CHECK_ERRORS=2 BACKLOG_DROPS=
+	(expect_no_pg_errors 2>&1)
+	echo "rc=$?"
+)
+if [ "$r" = "test-scenarios: error: pktgen errors: got 2, expected 0 (packets dropped at a full backlog meanwhile: unknown)
+rc=1" ]; then
+	ok "pktgen errors without softnet_stat: the drops are unknown"
+else
+	nok "pktgen errors without softnet_stat" "got:" "$r"
+fi
+rm -f "$sn"
+
 # ---- mock runs --------------------------------------------------------------
 mock_ok=1
 for tool in unshare nft tc python3 ip; do
