@@ -470,16 +470,10 @@ failed=0
 stop_reason=
 t_start=$(date +%s)
 for ((r = 1; r <= rounds; r++)); do
-	# the kernels' indices in this round's order
-	idx=()
 	for ((j = 0; j < ${#knames[@]}; j++)); do
-		if [ "$order" = alternate ] && ((r % 2 == 0)); then
-			idx=("$j" "${idx[@]}")
-		else
-			idx+=("$j")
-		fi
-	done
-	for i in "${idx[@]}"; do
+		# the j-th boot of the round: reversed in even rounds
+		i=$j
+		[ "$order" = given ] || ((r % 2)) || i=$((${#knames[@]} - 1 - j))
 		k=${knames[i]}
 		boot=$((boot + 1))
 		gargs=()
