@@ -21,17 +21,17 @@ Then, per boot in the order they ran, its records' ratios in the order
 they were measured: a slow spell of the host shows as a stretch of
 consecutive low ratios, whichever kernel was running.
 
-Last, by position in the round: each boot's place among its round's
-boots (by their first ts), and the median ratio of the records of each
-kernel at each place it held (their mean, and per group the mean at one
-place over the mean at the other, whose median over the kernel's groups
-is printed).  Since 2026-12-06 bench.sh reverses the
+Last, by place in the round: each boot's place among its round's boots
+(by their first ts), and for each kernel at each place it held the mean
+ratio of its records there; for a kernel with two places, also the
+median over its groups of the group's mean ratio at the first place over
+its mean ratio at the second.  Since 2026-12-06 bench.sh reverses the
 kernels' order in even rounds (--order alternate), so each kernel holds
 two places; a drift of the host within every round shows as the same
 kernel reading higher at one place than at the other, the kernels at the
 ends of the round most.  In a run with one order (--order given, or
-before 2026-12-06) each kernel has one place, its median is its own, and
-the section says nothing.
+before 2026-12-06) each kernel has one place, measured against its own
+median, and the section says nothing.
 
 Records from before t= existed carry one ts per boot; the script says so
 and stops, since windows of those would be windows of boots.
@@ -86,13 +86,13 @@ def main():
     for r in recs:
         groups[r[3]].append(r[4])
     med = {g: statistics.median(v) for g, v in groups.items() if len(v) >= 2}
-    pts = [(ts, (rnd, k), pps / med[g]) for ts, rnd, k, g, pps in recs if g in med]
+    pts = [(ts, (rnd, k), g, pps / med[g]) for ts, rnd, k, g, pps in recs if g in med]
     if not pts:
         die("no group has records in two rounds or more")
 
     t0 = min(p[0] for p in pts)
     wins = collections.defaultdict(list)
-    for ts, boot, x in pts:
+    for ts, boot, _, x in pts:
         wins[(ts - t0) // win].append((boot, x))
     print(f"{len(pts)} records in {len(med)} groups; windows of {win} s "
           f"from {t0}; ratio = pps / the group's median")
@@ -103,16 +103,16 @@ def main():
         wmed[w] = statistics.median(xs)
         print(f"{w * win:>7}s {len(xs):>7} {len({b for b, _ in wins[w]}):>5} "
               f"{wmed[w]:>7.3f} {min(xs):>6.3f} {max(xs):>6.3f}")
-    dev_all = statistics.mean(abs(x - 1) for _, _, x in pts)
+    dev_all = statistics.mean(abs(x - 1) for _, _, _, x in pts)
     dev_in = statistics.mean(abs(x - wmed[(ts - t0) // win])
-                               for ts, _, x in pts)
+                               for ts, _, _, x in pts)
     share = 1 - dev_in / dev_all if dev_all > 0 else 0.0
     print(f"mean |ratio - 1|: {dev_all:.3f} over all records, "
           f"{dev_in:.3f} about each window's median: the windows explain "
           f"{100 * share:.0f}% of it")
 
     boots = collections.defaultdict(list)
-    for ts, boot, x in pts:
+    for ts, boot, _, x in pts:
         boots[boot].append((ts, x))
     print("\nper boot, in the order they ran: round kernel: ratios in the "
           "order measured")
@@ -126,15 +126,15 @@ def main():
         bs = sorted((b for b in boots if b[0] == rnd), key=lambda b: min(boots[b]))
         for i, b in enumerate(bs):
             place[b] = i + 1
-    # per kernel and place: the records' ratios, and per group the mean
+    # the records' ratios per kernel and place, and per group and place
     at = collections.defaultdict(list)
     byg = collections.defaultdict(list)
-    for ts, rnd, k, g, pps in recs:
-        if g in med:
-            at[(k, place[(rnd, k)])].append(pps / med[g])
-            byg[(g, place[(rnd, k)])].append(pps / med[g])
-    kernels = sorted({k for k, _ in at}, key=lambda k: min(
-        place[b] for b in boots if b[1] == k and b[0] == min(r for r, kk in boots if kk == k)))
+    for _, boot, g, x in pts:
+        at[(boot[1], place[boot])].append(x)
+        byg[(g, place[boot])].append(x)
+    # the kernels in the order of their first boot
+    kernels = sorted({k for _, k in boots},
+                     key=lambda k: min(min(boots[b]) for b in boots if b[1] == k))
     print("\nby place in the round: kernel: place (rounds) mean ratio; "
           "then, for two places, the median over its groups of the mean "
           "at the first over the mean at the second")
@@ -151,6 +151,7 @@ def main():
             if rs:
                 line += f"   {pls[0]}/{pls[1]}: {statistics.median(rs):.3f} ({len(rs)} groups)"
         print(line)
+
 
 if __name__ == "__main__":
     main()
