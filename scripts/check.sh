@@ -11,7 +11,7 @@
 set -uo pipefail
 if [ -z "${BASE:-}${THUNKLESS_BASE:-}" ]; then
 	top=$(cd "$(dirname "$0")/.." && pwd)
-	rc=0 sum=
+	rc=0 ran=0 sum=
 	def=$(sed -n 's/^THUNKLESS_DEFAULT_BASE=//p' "$top/scripts/base.sh")
 	full=0
 	for a in "$@"; do [ "$a" != --long ] || full=1; done
@@ -19,12 +19,21 @@ if [ -z "${BASE:-}${THUNKLESS_BASE:-}" ]; then
 		echo "# base $b"
 		BASE=$b THUNKLESS_CHECK_ALL=1 "$0" "$@"
 		r=$?
-		[ $r -eq 0 ] || rc=1
 		what=
 		[ $full = 1 ] || [ "$b" = "$def" ] || what=" (build proofs)"
-		sum="$sum${sum:+, }$b$what $([ $r -eq 0 ] && echo passed || echo FAILED)"
+		# 3: no test of this base matched --only (check-run.sh's finish)
+		case $r in
+		0) ran=1 res=passed ;;
+		3) res="ran no test" ;;
+		*) ran=1 rc=1 res=FAILED ;;
+		esac
+		sum="$sum${sum:+, }$b$what $res"
 	done
 	echo "check: $sum"
+	if [ $ran = 0 ]; then
+		echo "check: error: no test of any base matches the options given ($*)" >&2
+		exit 1
+	fi
 	exit $rc
 fi
 . "$(dirname "$0")/lib.sh"

@@ -173,4 +173,24 @@ else
 	echo "$out"
 	fails=$((fails + 1))
 fi
+# --only that matches no test: an error alone; under make check of every
+# base (THUNKLESS_CHECK_ALL) exit 3, so that check.sh knows this base ran
+# none and fails only when no base ran any.
+{ mini_head none; cat <<EOF
+only=no-such-test KVER=9.9
+run main-a true
+finish
+EOF
+} >"$TMP/mini-none.sh"
+out=$(bash "$TMP/mini-none.sh" 2>&1)
+rc=$?
+out_all=$(THUNKLESS_CHECK_ALL=1 bash "$TMP/mini-none.sh" 2>&1)
+rc_all=$?
+if [ $rc = 1 ] && [ "$out" = "check: error: no test matches --only 'no-such-test'" ] &&
+	[ $rc_all = 3 ] && [ "$out_all" = "# no test matches --only 'no-such-test' on base 9.9" ]; then
+	echo "ok - --only that matches nothing: an error, or exit 3 under make check of every base"
+else
+	echo "not ok - --only that matches nothing: exit $rc: $out; all bases: exit $rc_all: $out_all"
+	fails=$((fails + 1))
+fi
 done_testing
