@@ -182,7 +182,7 @@ run main-a true
 finish
 EOF
 } >"$TMP/mini-none.sh"
-out=$(bash "$TMP/mini-none.sh" 2>&1)
+out=$(env -u THUNKLESS_CHECK_ALL bash "$TMP/mini-none.sh" 2>&1)
 rc=$?
 out_all=$(THUNKLESS_CHECK_ALL=1 bash "$TMP/mini-none.sh" 2>&1)
 rc_all=$?
