@@ -11,8 +11,10 @@
 #
 # 1. exhaustion: ten action modules loaded at once, for eight slots; the
 #    two left without one must still count every packet (indirectly);
-# 2. reuse: unloading a module frees its slot, and the next module to load
-#    gets that slot (the lowest free one);
+#    they wait for one, in the order they loaded;
+# 2. reuse: unloading a module frees its slot, and the module that has
+#    waited longest takes it; the next module to load gets a slot left
+#    free (the lowest), or waits when none is;
 # 3. churn: ROUNDS times, a filter using other modules (cls_flow/cls_route
 #    and act_mpls/act_gate) and a basic filter with an ematch in a module
 #    (em_meta/em_u32: its match function takes an ematch slot) are
@@ -90,6 +92,9 @@ slot_of() {
 		END { if (!found) print "none" }' "$SLOTS"
 }
 misses() { awk -v p="$1" '$1 == p && $2 == "misses" { print $3 }' "$SLOTS"; }
+# waiting POINT: the functions waiting for a slot of POINT, longest first,
+# space-separated
+waiting() { awk -v p="$1" '$1 == p && $2 == "waiting" { printf "%s%s", sep, $4; sep = " " }' "$SLOTS"; }
 # has_point POINT: the kernel's series has that dispatch point (-p)
 has_point() { [[ " $POINTS " == *" $1 "* ]]; }
 absent=
@@ -150,17 +155,31 @@ done
 check "tcf_vlan_act slot (loaded ninth)" "$(slot_of tcf_vlan_act)" none
 check "tunnel_key_act slot (loaded tenth)" "$(slot_of tunnel_key_act)" none
 [ $gact_misses = 0 ] || check "tcf_gact_act slot (a module, loaded eleventh)" "$(slot_of tcf_gact_act)" none
+want="tcf_vlan_act tunnel_key_act"
+[ $gact_misses = 0 ] || want="$want tcf_gact_act"
+check "tc_act functions waiting for a slot, in the order they loaded" "$(waiting tc_act)" "$want"
 [ "$(slot_of basic_classify)" != none ] && ok "basic_classify has a slot" || fail "basic_classify has no slot"
 
-# 2. Reuse: the idle modules go, and the next action module to load takes
-# the lowest slot they freed.
+# 2. Reuse: the idle modules go, one at a time, and each slot they free
+# goes to the function that has waited longest.  A modular gact takes the
+# third; with gact built in, the next action module to load takes it.
 s_simple=$(slot_of tcf_simp_act)
+s_mpls=$(slot_of tcf_mpls_act)
+s_gate=$(slot_of tcf_gate_act)
 tc filter del dev sdev1 egress pref 1
 unload act_simple act_mpls act_gate
 for f in tcf_simp_act tcf_mpls_act tcf_gate_act; do
 	check "$f slot after unloading its module" "$(slot_of "$f")" none
 done
-check "tc_act slots in use after unloading three" "$(used tc_act)" 5
+check "tcf_vlan_act, waiting longest, takes act_simple's slot" "$(slot_of tcf_vlan_act)" "$s_simple"
+check "tunnel_key_act, waiting next, takes act_mpls's slot" "$(slot_of tunnel_key_act)" "$s_mpls"
+s_free=$s_gate
+if [ $gact_misses = 1 ]; then
+	check "tcf_gact_act, waiting last, takes act_gate's slot" "$(slot_of tcf_gact_act)" "$s_gate"
+	s_free=none
+fi
+check "tc_act functions waiting after unloading three" "$(waiting tc_act)" ""
+check "tc_act slots in use after unloading three" "$(used tc_act)" $((7 + gact_misses))
 
 # The qdisc device: a dummy with a queue, whose root qdisc the churn
 # replaces.
@@ -226,7 +245,6 @@ echo start >"$PG/pgctrl" &
 pgpid=$!
 
 # 3. Churn in the packets' path, after the stable filter.
-s_first=
 for r in $(seq "$ROUNDS"); do
 	if [ $((r % 2)) = 1 ]; then
 		spec="handle 1 flow map key dst and 0xff baseclass ffff:1 action mpls push label 20 pipe action mpls pop protocol ipv4 pipe action gact continue"
@@ -246,9 +264,12 @@ for r in $(seq "$ROUNDS"); do
 		unload $mods
 		break
 	fi
-	if [ "$r" = 1 ]; then
-		s_first=$(slot_of tcf_mpls_act)
-		check "act_mpls, loaded first after the unload, takes the lowest freed slot" "$s_first" "$s_simple"
+	if [ "$r" = 1 ] && [ "$s_free" = none ]; then
+		check "act_mpls, loaded with every slot taken, waits for one" \
+			"$(slot_of tcf_mpls_act) $(waiting tc_act)" "none tcf_mpls_act"
+	elif [ "$r" = 1 ]; then
+		check "act_mpls, loaded first after the unload, takes the slot left free" \
+			"$(slot_of tcf_mpls_act)" "$s_free"
 	fi
 	if [ "$r" = 1 ] && has_point tcf_em; then
 		check "em_meta's match function has an ematch slot while in use" \
@@ -342,6 +363,8 @@ for m in cls_matchall act_gact; do
 done
 check "tc_act slots in use at the end" "$(used tc_act)" 0
 check "tc_classify slots in use at the end" "$(used tc_classify)" 0
+check "tc_act functions waiting at the end" "$(waiting tc_act)" ""
+check "tc_classify functions waiting at the end" "$(waiting tc_classify)" ""
 # A point joins the debugfs list when its first user registers, and each
 # one's users have registered by now.
 for p in $ALL_POINTS; do
