@@ -32,6 +32,12 @@
 #    veth pairs, IPv4 forwarding), so that nft_do_chain_ipv4 and
 #    conntrack's hook functions take netfilter hook slots and give them
 #    back under traffic;
+# 4. families: a dual-stack host with NAT, as Docker sets one up (IPv4 and
+#    IPv6 nat and filter tables, so NAT, conntrack and defrag for both; a
+#    netdev ingress chain; the bridge with br_netfilter where the kernel
+#    has them): each family's hook functions take slots of that family's
+#    point (nf_hook_ipv4, nf_hook_ipv6, nf_hook_other) and none waits;
+#    once it is all gone, the slots are as they were before;
 # then every action on the stable path must have counted exactly the
 # packets pktgen sent, the qdisc device must have sent every packet that
 # its qdiscs accepted and the router forwarded every packet, no slot may
@@ -40,7 +46,8 @@
 #
 # POINTS (-p, a space-separated list) are the dispatch points the kernel's
 # series has, each checked; by default all of the 6.1 series' (tc_classify,
-# tc_act, tcf_em, netdev_xmit, qdisc_enqueue, nf_hook).  tc's two are
+# tc_act, tcf_em, netdev_xmit, qdisc_enqueue, nf_hook_ipv4, nf_hook_ipv6,
+# nf_hook_other).  tc's two are
 # required.  For a point left out (a series without some of them) the churn
 # still runs, through its indirect calls, its slot checks are left out, a
 # comment line says so, and the point must not show up in debugfs (a
@@ -49,7 +56,7 @@ set -u
 
 ROUNDS=20
 PKT=64
-ALL_POINTS="tc_classify tc_act tcf_em netdev_xmit qdisc_enqueue nf_hook"
+ALL_POINTS="tc_classify tc_act tcf_em netdev_xmit qdisc_enqueue nf_hook_ipv4 nf_hook_ipv6 nf_hook_other"
 POINTS=$ALL_POINTS
 while getopts "r:s:p:" o; do
 	case $o in
@@ -91,6 +98,13 @@ slot_of() {
 	awk -v f="$1" '$2 ~ /^[0-9]+$/ && $4 == f { print $2; found = 1 }
 		END { if (!found) print "none" }' "$SLOTS"
 }
+# point_of FUNC: the points where FUNC holds a slot, space-separated, or "none"
+point_of() {
+	awk -v f="$1" '$2 ~ /^[0-9]+$/ && $4 == f { printf "%s%s", sep, $1; sep = " " }
+		END { if (sep == "") print "none" }' "$SLOTS"
+}
+# hook_slots: every netfilter hook slot in use, "POINT FUNCTION USERS" sorted
+hook_slots() { awk '$1 ~ /^nf_hook/ && $2 ~ /^[0-9]+$/ { print $1, $4, $3 }' "$SLOTS" | sort; }
 misses() { awk -v p="$1" '$1 == p && $2 == "misses" { print $3 }' "$SLOTS"; }
 # waiting POINT: the functions waiting for a slot of POINT, longest first,
 # space-separated
@@ -300,7 +314,7 @@ for r in $(seq "$ROUNDS"); do
 		fail "round $r: cannot add the nftables table"
 		break
 	fi
-	[ "$r" = 1 ] && has_point nf_hook && check "nft_do_chain_ipv4 has a netfilter hook slot while the table exists" \
+	[ "$r" = 1 ] && has_point nf_hook_ipv4 && check "nft_do_chain_ipv4 has a netfilter hook slot while the table exists" \
 		"$( [ "$(slot_of nft_do_chain_ipv4)" != none ] && echo yes)" yes
 	sleep 0.05
 	nft delete table ip thunkless_stress || fail "round $r: cannot delete the nftables table"
@@ -345,7 +359,7 @@ for f in flow_classify route4_classify tcf_mpls_act tcf_gate_act em_meta_match e
 	case $f in em_*) has_point tcf_em || continue ;; esac
 	check "$f slot after its last unload" "$(slot_of "$f")" none
 done
-has_point nf_hook && check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none
+has_point nf_hook_ipv4 && check "nft_do_chain_ipv4 hook slot after the table went" "$(slot_of nft_do_chain_ipv4)" none
 if has_point qdisc_enqueue; then
 	case $((ROUNDS % 3)) in
 	0) check "htb_enqueue slot, htb in use at the end" "$( [ "$(slot_of htb_enqueue)" != none ] && echo yes)" yes ;;
@@ -365,6 +379,71 @@ check "tc_act slots in use at the end" "$(used tc_act)" 0
 check "tc_classify slots in use at the end" "$(used tc_classify)" 0
 check "tc_act functions waiting at the end" "$(waiting tc_act)" ""
 check "tc_classify functions waiting at the end" "$(waiting tc_classify)" ""
+# 4. families: a dual-stack host with NAT, as Docker sets one up.  With one
+# set of twelve hook slots for every family, IPv6's functions waited
+# behind IPv4's and NAT's.
+if has_point nf_hook_ipv4; then
+	before=$(hook_slots | tr '\n' ';')
+	br=
+	ip link add snf0 type dummy || fail "cannot add snf0"
+	# br_netfilter needs the bridge; both are modules on Debian
+	if modprobe br_netfilter 2>/dev/null; then
+		br=", br_netfilter"
+		{ ip link add sbr0 type bridge && ip link set sbr0 up; } || fail "cannot add a bridge"
+	else
+		echo "# no br_netfilter in this kernel: the bridge's hooks left out"
+	fi
+	if nft -f - <<'NFT'
+table ip thunkless_nat {
+	chain pre { type nat hook prerouting priority dstnat; }
+	chain post { type nat hook postrouting priority srcnat; masquerade; }
+}
+table ip thunkless_filter {
+	chain forward { type filter hook forward priority 0; ct state established,related accept; }
+}
+table ip6 thunkless_nat {
+	chain pre { type nat hook prerouting priority dstnat; }
+	chain post { type nat hook postrouting priority srcnat; masquerade; }
+}
+table ip6 thunkless_filter {
+	chain forward { type filter hook forward priority 0; ct state established,related accept; }
+}
+table netdev thunkless_ingress {
+	chain in { type filter hook ingress device snf0 priority 0; }
+}
+NFT
+	then
+		check "no netfilter hook function waits for a slot (IPv4 and IPv6 NAT and filter, netdev ingress$br)" \
+			"$(waiting nf_hook_ipv4)$(waiting nf_hook_ipv6)$(waiting nf_hook_other)" ""
+		for f in nf_nat_ipv4_pre_routing nf_nat_ipv4_out ipv4_conntrack_defrag ipv4_conntrack_in nft_do_chain_ipv4; do
+			check "$f has an IPv4 hook slot" "$(point_of $f)" nf_hook_ipv4
+		done
+		for f in nf_nat_ipv6_in nf_nat_ipv6_out ipv6_defrag ipv6_conntrack_in nft_do_chain_ipv6; do
+			check "$f has an IPv6 hook slot" "$(point_of $f)" nf_hook_ipv6
+		done
+		check "nft_do_chain_netdev has a hook slot of the other families" "$(point_of nft_do_chain_netdev)" nf_hook_other
+		if [ -n "$br" ]; then
+			for f in br_nf_pre_routing br_nf_post_routing; do
+				check "$f has a hook slot of the other families" "$(point_of $f)" nf_hook_other
+			done
+			check "ip_sabotage_in has a slot in IPv4's and IPv6's points" "$(point_of ip_sabotage_in | tr ' ' '\n' | sort | tr '\n' ' ')" "nf_hook_ipv4 nf_hook_ipv6 "
+		fi
+	else
+		fail "cannot add the dual-stack NAT and filter tables"
+	fi
+	for t in "ip thunkless_nat" "ip thunkless_filter" "ip6 thunkless_nat" "ip6 thunkless_filter" "netdev thunkless_ingress"; do
+		# shellcheck disable=SC2086 # family and name
+		nft delete table $t 2>/dev/null
+	done
+	ip link del snf0
+	if [ -n "$br" ]; then
+		ip link del sbr0
+		unload br_netfilter
+	fi
+	check "netfilter hook slots once the dual-stack tables$br went: as before" "$(hook_slots | tr '\n' ';')" "$before"
+	check "netfilter hook functions waiting at the end" "$(waiting nf_hook_ipv4)$(waiting nf_hook_ipv6)$(waiting nf_hook_other)" ""
+fi
+
 # A point joins the debugfs list when its first user registers, and each
 # one's users have registered by now.
 for p in $ALL_POINTS; do
