@@ -458,6 +458,52 @@ if [ $XMIT = 1 ]; then
 	nft delete table ip thunkless_census
 	forward_path_del
 fi
+
+# The same router on a dual-stack box whose IPv6 NAT and filter tables
+# registered their hooks first (6.1's 0034, 6.12's 0023): IPv6's NAT
+# (four functions), conntrack (three), defrag and chain functions are
+# nine.  With one set of twelve hook slots for every family, IPv4's NAT
+# and conntrack functions then found the slots taken and the forwarded
+# IPv4 packet went through thunks from nf_hook_slow(); each family has
+# twelve of its own now.  Per packet, six hook calls: defrag, conntrack
+# and NAT on the way in, the forward chain, NAT (the masquerade) and
+# conntrack's confirmation on the way out.
+if [ $XMIT = 1 ]; then
+	echo "# forward, IPv6 first: setup"
+	nft -f - <<-'NFT' || die "cannot load the IPv6 NAT and filter table"
+	table ip6 thunkless_census6 {
+		chain pre { type nat hook prerouting priority dstnat; }
+		chain post { type nat hook postrouting priority srcnat; masquerade; }
+		chain filtered { type filter hook forward priority 0; ct state established,related accept; }
+	}
+	NFT
+	add_cleanup "nft delete table ip6 thunkless_census6"
+	setup_forward
+	# A flow of its own: conntrack still holds the case above's port 9
+	# connection, set up without NAT, and NAT does not take over a
+	# connection it did not see begin: the census saw the NAT chain and
+	# its masquerade run for every packet of it.
+	pg_set fwa "udp_dst_min 10"
+	pg_set fwa "udp_dst_max 10"
+	nft -f - <<-'NFT' || die "cannot load the IPv4 NAT table"
+	table ip thunkless_census_nat {
+		chain post { type nat hook postrouting priority srcnat; masquerade; }
+	}
+	NFT
+	add_cleanup "nft delete table ip thunkless_census_nat"
+	gate_set off
+	fwd_census "forward, IPv6 first [gate off]"
+	check forward6 "[ \$NF_PER -ge 5940 ] && [ \$NF_PER -le 6060 ]" \
+		"gate off: the census sees the six hook calls of a forwarded, masqueraded packet"
+	gate_set on
+	fwd_census "forward, IPv6 first [gate on]"
+	check forward6 "[ \$NF_PER -lt 10 ]" \
+		"gate on: no thunk entered from nf_hook_slow() when IPv6's hook functions registered first"
+	nft delete table ip thunkless_census_nat
+	nft delete table ip thunkless_census
+	nft delete table ip6 thunkless_census6
+	forward_path_del
+fi
 [ $nfail -eq 0 ] || die "$nfail census checks failed"
 
 if [ $XMIT = 1 ]; then
