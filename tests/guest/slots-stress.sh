@@ -105,6 +105,9 @@ point_of() {
 }
 # hook_slots: every netfilter hook slot in use, "POINT FUNCTION USERS" sorted
 hook_slots() { awk '$1 ~ /^nf_hook/ && $2 ~ /^[0-9]+$/ { print $1, $4, $3 }' "$SLOTS" | sort; }
+# hook_waiting: the netfilter hook functions waiting for a slot, of any
+# family, "POINT:FUNCTION" space-separated
+hook_waiting() { awk '$1 ~ /^nf_hook/ && $2 == "waiting" { printf "%s%s:%s", sep, $1, $4; sep = " " }' "$SLOTS"; }
 misses() { awk -v p="$1" '$1 == p && $2 == "misses" { print $3 }' "$SLOTS"; }
 # waiting POINT: the functions waiting for a slot of POINT, longest first,
 # space-separated
@@ -414,7 +417,7 @@ table netdev thunkless_ingress {
 NFT
 	then
 		check "no netfilter hook function waits for a slot (IPv4 and IPv6 NAT and filter, netdev ingress$br)" \
-			"$(waiting nf_hook_ipv4)$(waiting nf_hook_ipv6)$(waiting nf_hook_other)" ""
+			"$(hook_waiting)" ""
 		for f in nf_nat_ipv4_pre_routing nf_nat_ipv4_out ipv4_conntrack_defrag ipv4_conntrack_in nft_do_chain_ipv4; do
 			check "$f has an IPv4 hook slot" "$(point_of $f)" nf_hook_ipv4
 		done
@@ -441,7 +444,7 @@ NFT
 		unload br_netfilter
 	fi
 	check "netfilter hook slots once the dual-stack tables$br went: as before" "$(hook_slots | tr '\n' ';')" "$before"
-	check "netfilter hook functions waiting at the end" "$(waiting nf_hook_ipv4)$(waiting nf_hook_ipv6)$(waiting nf_hook_other)" ""
+	check "netfilter hook functions waiting at the end" "$(hook_waiting)" ""
 fi
 
 # A point joins the debugfs list when its first user registers, and each
