@@ -8,13 +8,15 @@
 # qdisc, through conntrack and one nftables base chain on the forward
 # hook with a counter rule.  fwc's peer fwd counts what arrives and drops
 # it at ingress (tc).  One network namespace: the router is the guest.
+# Variant ipv6: the same router for IPv6 (forward_path6), 78-byte UDP
+# packets from 2001:db8:1::1 to 2001:db8:2::2, the chain in an ip6 table.
 #
-#   bench/scenarios/forward.sh [-n 1] [-c COUNT] [-d SECONDS] [-g GATES]
+#   bench/scenarios/forward.sh [-n 1] [-v -,ipv6] [-c COUNT] [-d SECONDS] [-g GATES]
 #
 # Per packet on a retpoline kernel without the series: the transmit on
 # fwa and on fwc (ndo_start_xmit), dst_input() -> ip_forward(), the
 # netfilter hooks of conntrack and nf_tables, and fq_codel's enqueue and
-# dequeue, each an indirect call.
+# dequeue, each an indirect call; for IPv6, dst_input() -> ip6_forward().
 #
 # Checks: the nft counter, fq_codel's sent counter and fwd's rx_packets
 # all moved by exactly the packets pktgen sent; fq_codel dropped none;
@@ -25,19 +27,29 @@ HERE=${0%/*}
 . "$HERE/lib.sh"
 
 N_LIST=1
-VARIANTS=-
+VARIANTS=-,ipv6
+ALL_VARIANTS=-,ipv6
 N_MAX=1
 parse_opts "$@"
 preflight tc nft
 
 TABLE=thunkless_fwd
+FAM=ip
 
 s_setup() {
 	forward_path
 	tc qdisc replace dev fwc root fq_codel ||
 		die "cannot add fq_codel to fwc (CONFIG_NET_SCH_FQ_CODEL?)"
-	forward_filter "$TABLE"
-	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
+	if [ "$1" = ipv6 ]; then
+		FAM=ip6
+		forward_path6
+		forward_filter "$TABLE" ip6
+		pg_device fwa queue_xmit "$MAC" 2001:db8:2::2 2001:db8:1::1 9
+	else
+		FAM=ip
+		forward_filter "$TABLE"
+		pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
+	fi
 	# one packet through: conntrack must track the flow
 	pg_run 1
 	expect_eq "pktgen errors (first packet)" "$PG_ERRORS" 0
@@ -55,7 +67,7 @@ conntrack_via_nft() {
 # nft_counter: sets CNTR to the packets counted by the forward chain's rule
 nft_counter() {
 	local out
-	out=$(nft list chain ip "$TABLE" counted) || die "cannot list the nftables chain"
+	out=$(nft list chain "$FAM" "$TABLE" counted) || die "cannot list the nftables chain"
 	[[ $out =~ counter\ packets\ ([0-9]+) ]] || die "no counter in the nftables chain"
 	CNTR=${BASH_REMATCH[1]}
 }
@@ -92,7 +104,7 @@ s_check() {
 }
 
 s_teardown() {
-	nft delete table ip "$TABLE" 2>/dev/null
+	nft delete table "$FAM" "$TABLE" 2>/dev/null
 	forward_path_del
 	return 0
 }

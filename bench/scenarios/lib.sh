@@ -283,29 +283,66 @@ forward_path() {
 	dev_mac fwb
 }
 
-# forward_path_del: undo forward_path (its cleanups do it too, on exit):
-# both veth pairs go, and IPv4 forwarding gets its value back.
+# forward_path6: forward_path's router for IPv6 too (call it after
+# forward_path), for packets sent on fwa to 2001:db8:2::2: fwc has a route
+# to 2001:db8:2::/64 and 2001:db8:2::2 (fwd's MAC) as a permanent
+# neighbour, and IPv6 forwarding is on (FWD6_ORIG, restored on exit and by
+# forward_path_del).  fwb and fwc run IPv6 with no address at all
+# (addr_gen_mode none) and without IFF_MULTICAST, so neither sends
+# anything of its own: no router solicitation, and no MLD report for the
+# all-routers group that forwarding joins, which fwd would count.  The
+# source 2001:db8:1::1 is nobody's.
+forward_path6() {
+	local f=/proc/sys/net/ipv6/conf/all/forwarding d c
+	[ -e "$f" ] || die "no IPv6 in this kernel (no $f)"
+	read -r FWD6_ORIG <"$f" || die "cannot read $f"
+	add_cleanup "echo $FWD6_ORIG >$f"
+	echo 1 >"$f" || die "cannot enable IPv6 forwarding"
+	for d in fwb fwc; do
+		c=/proc/sys/net/ipv6/conf/$d
+		ip link set "$d" multicast off || die "cannot turn multicast off on $d"
+		echo 1 >"$c/addr_gen_mode" || die "cannot set addr_gen_mode on $d"
+		echo 0 >"$c/disable_ipv6" || die "cannot enable IPv6 on $d"
+	done
+	ip -6 route replace 2001:db8:2::/64 dev fwc ||
+		die "cannot add the route to 2001:db8:2::/64"
+	dev_mac fwd
+	ip -6 neigh replace 2001:db8:2::2 lladdr "$MAC" dev fwc nud permanent ||
+		die "cannot add the neighbour 2001:db8:2::2"
+	dev_mac fwb
+}
+
+# forward_path_del: undo forward_path and forward_path6 (their cleanups
+# do it too, on exit): both veth pairs go, and IPv4 (and IPv6) forwarding
+# get their values back.
 forward_path_del() {
 	ip link del fwa 2>/dev/null
 	ip link del fwc 2>/dev/null
 	echo "$FWD_ORIG" >/proc/sys/net/ipv4/ip_forward
+	if [ -n "${FWD6_ORIG:-}" ]; then
+		echo "$FWD6_ORIG" >/proc/sys/net/ipv6/conf/all/forwarding
+		FWD6_ORIG=
+	fi
 }
 
-# forward_filter TABLE: what the forward scenario's router adds to
-# forward_path: an nftables table TABLE (removed on exit) with one base
-# chain, "counted", on the forward hook and a counter rule that matches
-# tracked packets, which loads conntrack for the table's family.
+# forward_filter TABLE [FAMILY]: what the forward scenario's router adds
+# to forward_path: an nftables table TABLE of FAMILY (ip, the default, or
+# ip6; removed on exit) with one base chain, "counted", on the forward
+# hook and a counter rule that matches tracked packets, which loads
+# conntrack for the table's family.
 forward_filter() {
-	nft delete table ip "$1" 2>/dev/null
-	nft -f - <<-NFT || die "cannot load the nftables forward chain"
-	table ip $1 {
+	local fam=${2:-ip}
+	case $fam in ip | ip6) ;; *) die "forward_filter: bad family '$fam'" ;; esac
+	nft delete table "$fam" "$1" 2>/dev/null
+	nft -f - <<-NFT || die "cannot load the nftables forward chain ($fam)"
+	table $fam $1 {
 		chain counted {
 			type filter hook forward priority 0; policy accept;
 			ct state new,established counter
 		}
 	}
 	NFT
-	add_cleanup "nft delete table ip $1"
+	add_cleanup "nft delete table $fam $1"
 }
 
 # mod_unload MODULE [TRIES]: unload MODULE if it is a loaded module that

@@ -38,7 +38,8 @@
 #     with an fq_codel leaf on a dummy device) and forward (a router: one
 #     namespace, two veth pairs, IPv4 forwarding, conntrack and an
 #     nftables chain; nf_tables' call to its counter expression follows
-#     the gate too).
+#     the gate too), the same router for IPv6 (ip6_forward(), IPv6's
+#     hook slots), and the IPv4 router again after IPv6's NAT tables.
 #     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
@@ -456,6 +457,40 @@ if [ $XMIT = 1 ]; then
 	check forward "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
 	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
 	nft delete table ip thunkless_census
+	forward_path_del
+fi
+
+# The same router for IPv6 (forward_path6): dst_input()'s call to
+# ip6_forward() (0018) and IPv6's hook functions, in IPv6's own hook
+# slots (6.1's 0034, 6.12's 0023): defrag and conntrack on prerouting,
+# the ip6 table's chain on forward, the confirmation on postrouting.
+if [ $XMIT = 1 ]; then
+	echo "# forward, IPv6: setup"
+	forward_path
+	forward_path6
+	forward_filter thunkless_census ip6
+	DEV=fwa
+	pg_device fwa queue_xmit "$MAC" 2001:db8:2::2 2001:db8:1::1 9
+	gate_set off
+	fwd_census "forward, IPv6 [gate off]"
+	check forward-ipv6 "[ \$XMIT_PER -ge 1980 ] && [ \$XMIT_PER -le 2020 ]" \
+		"gate off: the census sees both transmits (2 per packet)"
+	check forward-ipv6 "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
+		"gate off: the census sees dst_input()'s call to ip6_forward() (1 per packet)"
+	check forward-ipv6 "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
+		"gate off: the census sees IPv6's netfilter hooks (4 per packet)"
+	check forward-ipv6 "[ \$NFT_PER -ge 1980 ] && [ \$NFT_PER -le 2020 ]" \
+		"gate off: nf_tables calls the chain's ct and counter expressions indirectly (2 per packet)"
+	gate_set on
+	fwd_census "forward, IPv6 [gate on]"
+	check forward-ipv6 "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
+	check forward-ipv6 "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip6_forward()"
+	check forward-ipv6 "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
+	check forward-ipv6 "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
+	check forward-ipv6 "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
+	check forward-ipv6 "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
+	check forward-ipv6 "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
+	nft delete table ip6 thunkless_census
 	forward_path_del
 fi
 
