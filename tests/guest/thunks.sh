@@ -382,12 +382,18 @@ done
 # fq_codel.  Per packet: two transmits (fwa, fwc), each with veth's
 # passthru_features_check(), one ip_forward(), and four netfilter hooks:
 # defrag and conntrack on prerouting, nf_tables' chain on forward,
-# conntrack's confirmation on postrouting.
+# conntrack's confirmation on postrouting.  setup_forward ipv6: the same
+# router for IPv6 (forward_path6, an ip6 table), so ip6_forward().
 setup_forward() {
+	local fam=ip dst=198.18.2.2 src=198.18.1.1
 	forward_path
-	forward_filter thunkless_census
+	if [ "${1:-}" = ipv6 ]; then
+		fam=ip6 dst=2001:db8:2::2 src=2001:db8:1::1
+		forward_path6
+	fi
+	forward_filter thunkless_census "$fam"
 	DEV=fwa
-	pg_device fwa queue_xmit "$MAC" 198.18.2.2 198.18.1.1 9
+	pg_device fwa queue_xmit "$MAC" "$dst" "$src" 9
 }
 
 # fwd_census NAME: census NAME, and every packet reached fwd
@@ -428,34 +434,42 @@ if [ $XMIT = 1 ]; then
 	ip link del "$DEV"
 fi
 
+# forward_case NAME LABEL FORWARD: the router's census, gate off then on,
+# and its checks, named NAME; LABEL names the census runs and FORWARD
+# the function that dst_input() calls (ip_forward or ip6_forward).
+forward_case() {
+	local name=$1 label=$2 fwd=$3
+	gate_set off
+	fwd_census "$label [gate off]"
+	check "$name" "[ \$XMIT_PER -ge 1980 ] && [ \$XMIT_PER -le 2020 ]" \
+		"gate off: the census sees both transmits (2 per packet)"
+	check "$name" "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
+		"gate off: the census sees dst_input()'s call to $fwd() (1 per packet)"
+	check "$name" "[ \$FEAT_PER -ge 1980 ] && [ \$FEAT_PER -le 2020 ]" \
+		"gate off: the census sees veth's passthru_features_check() (2 per packet)"
+	check "$name" "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
+		"gate off: the census sees the netfilter hooks (4 per packet)"
+	check "$name" "[ \$BACKLOG_PER -ge 990 ] && [ \$BACKLOG_PER -le 1010 ]" \
+		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
+	check "$name" "[ \$SIRQ_PER -ge 990 ] && [ \$SIRQ_PER -le 1010 ]" \
+		"gate off: the census sees the softirq core's call to net_rx_action() (1 per packet, as for the backlog)"
+	check "$name" "[ \$NFT_PER -ge 1980 ] && [ \$NFT_PER -le 2020 ]" \
+		"gate off: nf_tables calls the chain's ct and counter expressions indirectly (2 per packet)"
+	gate_set on
+	fwd_census "$label [gate on]"
+	check "$name" "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
+	check "$name" "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach $fwd()"
+	check "$name" "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
+	check "$name" "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
+	check "$name" "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
+	check "$name" "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
+	check "$name" "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
+}
+
 if [ $XMIT = 1 ]; then
 	echo "# forward: setup"
 	setup_forward
-	gate_set off
-	fwd_census "forward [gate off]"
-	check forward "[ \$XMIT_PER -ge 1980 ] && [ \$XMIT_PER -le 2020 ]" \
-		"gate off: the census sees both transmits (2 per packet)"
-	check forward "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
-		"gate off: the census sees dst_input()'s call to ip_forward() (1 per packet)"
-	check forward "[ \$FEAT_PER -ge 1980 ] && [ \$FEAT_PER -le 2020 ]" \
-		"gate off: the census sees veth's passthru_features_check() (2 per packet)"
-	check forward "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
-		"gate off: the census sees the netfilter hooks (4 per packet)"
-	check forward "[ \$BACKLOG_PER -ge 990 ] && [ \$BACKLOG_PER -le 1010 ]" \
-		"gate off: the census sees the backlog's NAPI poll (1 per packet: pktgen's packets arrive one at a time)"
-	check forward "[ \$SIRQ_PER -ge 990 ] && [ \$SIRQ_PER -le 1010 ]" \
-		"gate off: the census sees the softirq core's call to net_rx_action() (1 per packet, as for the backlog)"
-	check forward "[ \$NFT_PER -ge 1980 ] && [ \$NFT_PER -le 2020 ]" \
-		"gate off: nf_tables calls the chain's ct and counter expressions indirectly (2 per packet)"
-	gate_set on
-	fwd_census "forward [gate on]"
-	check forward "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
-	check forward "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip_forward()"
-	check forward "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
-	check forward "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
-	check forward "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
-	check forward "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
-	check forward "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
+	forward_case forward forward ip_forward
 	nft delete table ip thunkless_census
 	forward_path_del
 fi
@@ -466,30 +480,8 @@ fi
 # the ip6 table's chain on forward, the confirmation on postrouting.
 if [ $XMIT = 1 ]; then
 	echo "# forward, IPv6: setup"
-	forward_path
-	forward_path6
-	forward_filter thunkless_census ip6
-	DEV=fwa
-	pg_device fwa queue_xmit "$MAC" 2001:db8:2::2 2001:db8:1::1 9
-	gate_set off
-	fwd_census "forward, IPv6 [gate off]"
-	check forward-ipv6 "[ \$XMIT_PER -ge 1980 ] && [ \$XMIT_PER -le 2020 ]" \
-		"gate off: the census sees both transmits (2 per packet)"
-	check forward-ipv6 "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
-		"gate off: the census sees dst_input()'s call to ip6_forward() (1 per packet)"
-	check forward-ipv6 "[ \$NF_PER -ge 3960 ] && [ \$NF_PER -le 4040 ]" \
-		"gate off: the census sees IPv6's netfilter hooks (4 per packet)"
-	check forward-ipv6 "[ \$NFT_PER -ge 1980 ] && [ \$NFT_PER -le 2020 ]" \
-		"gate off: nf_tables calls the chain's ct and counter expressions indirectly (2 per packet)"
-	gate_set on
-	fwd_census "forward, IPv6 [gate on]"
-	check forward-ipv6 "[ \$XMIT_PER -lt 10 ]" "gate on: no thunk entered from the transmit call site"
-	check forward-ipv6 "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip6_forward()"
-	check forward-ipv6 "[ \$FEAT_PER -lt 10 ]" "gate on: no thunk entered to reach passthru_features_check()"
-	check forward-ipv6 "[ \$NF_PER -lt 10 ]" "gate on: no thunk entered from nf_hook_slow()"
-	check forward-ipv6 "[ \$BACKLOG_PER -lt 10 ]" "gate on: no thunk entered to reach process_backlog()"
-	check forward-ipv6 "[ \$SIRQ_PER -lt 10 ]" "gate on: no thunk entered to reach net_rx_action()"
-	check forward-ipv6 "[ \$NFT_PER -lt 10 ]" "gate on: nf_tables calls the ct and counter expressions directly (its ladder)"
+	setup_forward ipv6
+	forward_case forward-ipv6 "forward, IPv6" ip6_forward
 	nft delete table ip6 thunkless_census
 	forward_path_del
 fi
