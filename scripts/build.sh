@@ -50,8 +50,16 @@ x86_64) image=arch/x86/boot/bzImage target=bzImage ;;
 um) image=linux target=linux ;;
 esac
 
+# Debian's configuration, for a profile that starts from it
+# (configs/debian.config): a newer linux-config package changes the build.
+debconf=/dev/null
+if grep -qx '#@ start: debian' "${fragments[@]}" </dev/null; then
+	debconf=$("$TOP/scripts/debian-config.sh") || exit 1
+fi
+
 # Everything that decides what gets built.
 stamp=$({
+	cat "$debconf"
 	echo "$line ${TARGETS:-} ${MAKEFLAGS_EXTRA:-}"
 	git -C "$SRC" rev-parse HEAD
 	git -C "$SRC" diff HEAD
@@ -72,6 +80,7 @@ rm -f "$out/.thunkless-stamp" "$out/.thunkless-inputs"
 # touches no Kconfig), reuse it: configuring costs three kbuild runs.
 cstamp=$({
 	echo "$arch ${CONFIG_NOVERIFY:-}"
+	cat "$debconf"
 	cat "${fragments[@]}"
 	git -C "$SRC" ls-tree -r HEAD | grep -E $'\t(.*/)?(Kconfig[^/]*|configs/[^/]*|kconfig/.*)$'
 	git -C "$SRC" diff HEAD -- ':(glob)**/Kconfig*' ':(glob)**/configs/*' 'scripts/kconfig'

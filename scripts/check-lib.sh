@@ -363,6 +363,57 @@ check_matrix() (
 	no_series_warnings "$out/build.log"
 )
 
+# check_debian: the series in Debian's own amd64 configuration for this
+# base (configs/debian.config, scripts/debian-config.sh), with the series'
+# opt-in turned on as a distribution that takes it would: the opt-in's
+# options stick there (scripts/config.sh checks every symbol the fragments
+# ask for), and the series' objects that this configuration compiles (a
+# dry run of kbuild over series_dirs lists them; with --long those
+# directories whole), built in or as modules as Debian builds them, build
+# with no compiler warning in the series' files; in them every dispatch
+# point calls its slots' static calls and the calls by name are direct
+# (audit/slots.list, checked by audit/obj-sites.sh from the objects'
+# relocations: no vmlinux of that configuration is linked).  Its own configuration,
+# so no copy of build-x86_64's objects: prepared and built from scratch
+# (ccache serves a second run).
+check_debian() (
+	need tree series-applies || exit 1
+	out=$BUILD/out/x86_64-debian
+	# shellcheck disable=SC2064
+	trap "keep_log '$out' x86_64-debian; rm -rf '$out'" EXIT
+	rm -rf "$out"
+	OUT=$out TARGETS=prepare "$TOP/scripts/build.sh" x86_64-debian >/dev/null || exit 1
+	dirs=$(series_dirs)
+	# shellcheck disable=SC2086 # one directory or object per word
+	objs=$(series_configured "$out" $dirs) || exit 1
+	[ -n "$objs" ] || die "Debian's configuration builds none of the series' objects"
+	[ "${SCOPE:-objects}" = dirs ] || dirs=$(echo $objs)
+	echo "building: $dirs"
+	OUT=$out TARGETS="$dirs" "$TOP/scripts/build.sh" x86_64-debian || exit 1
+	no_series_warnings "$out/build.log"
+	# every dispatch point compiles its slots' static calls, and the calls
+	# by name are direct, in Debian's configuration too (the vmlinux
+	# audit checks the same in build-x86_64's)
+	list=$(base_file "$TOP/audit/slots.list")
+	[ -n "$list" ] || die "no audit/slots.list for $KVER"
+	"$TOP/audit/obj-sites.sh" slots "$list" "$out" || die "a dispatch point of the series is not as $(basename "$list") says in Debian's configuration"
+	# what Debian builds in and what as modules, of the series' objects
+	bi= mods=
+	for o in $objs; do
+		c=$out/$(dirname "$o")/.$(basename "$o").cmd
+		[ -f "$c" ] || die "built $o, but found no $c"
+		if grep -q -- '-DMODULE' "$c"; then mods="$mods ${o%.o}"; else bi="$bi ${o%.o}"; fi
+	done
+	echo "Debian's configuration ($(basename "$("$TOP/scripts/debian-config.sh")")) with the series' opt-in:"
+	# (a symbol that this base's Kconfig lacks, "#@ may-be-absent", is
+	# left out: one that did not stick failed the configuration)
+	# shellcheck disable=SC2046 # one fragment per word
+	grep -hoE '^CONFIG_[A-Z0-9_]+=[^ ]*' $(profile_fragments thunkless slots thunkless-path) | cut -d= -f1 | sort -u |
+		while read -r s; do grep -E "^$s=" "$out/.config" | sed 's/^/  /'; done
+	echo "  built in ($(wc -w <<<"$bi")):$bi"
+	echo "  modules ($(wc -w <<<"$mods")):$mods"
+)
+
 # W=1 and sparse (C=2) on every .c file the series touches, against the
 # same files in the base: no warning that the base does not already have.
 # collect SRC OUT OBJ...: the normalised warnings of those objects.

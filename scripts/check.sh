@@ -132,12 +132,17 @@ prep_lane() {
 # has builds to run.
 # matrix_pool [NAME]: with NAME, the lane stops taking from it once the
 # main line has run NAME.
-# The four variants the series promises to build in (no retpolines, its
-# options off, no tc actions, tc as modules); with --long also without
-# classifiers and with some kinds built in and the rest modules.
+# First Debian's own amd64 configuration with the series' opt-in
+# (build-x86_64-debian, check_debian: its own configuration, built from
+# scratch, so the longest), then the four variants the series promises to
+# build in (no retpolines, its options off, no tc actions, tc as modules);
+# with --long also without classifiers and with some kinds built in and
+# the rest modules.
 matrix_pool() {
 	local v vs="no-retpoline off no-cls-act modules"
 	[ $long = 0 ] || vs="$vs no-cls some-builtin"
+	[ -z "${1:-}" ] || ! done_yet "$1" || return 0
+	pool_run build-x86_64-debian check_debian
 	for v in $vs; do
 		[ -z "${1:-}" ] || ! done_yet "$1" || return 0
 		pool_run "matrix-$v" check_matrix "$v"

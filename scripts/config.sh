@@ -3,7 +3,9 @@
 # config.sh ARCH OUT FRAGMENT...: write OUT/.config for ARCH (x86_64 or um)
 # from the arch's starting point (tinyconfig for x86_64, defconfig for um)
 # plus the fragments, in order, then check that every symbol a fragment asks
-# for has that value.  A fragment line "#@ unverified: GLOB..." exempts the
+# for has that value.  A fragment line "#@ start: debian" (x86_64 only)
+# starts from Debian's own amd64 configuration for the base instead
+# (scripts/debian-config.sh).  A fragment line "#@ unverified: GLOB..." exempts the
 # matching symbols of earlier fragments (a variant that turns off a parent).
 # "#@ may-be-absent: GLOB..." exempts the matching symbols named so far (in
 # earlier fragments or above it in its own) only where no Kconfig file of
@@ -26,13 +28,23 @@ for f in "$@"; do
 	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
 done
 set -- "${frags[@]}"
+debian=
+[ $# -eq 0 ] || ! grep -qx '#@ start: debian' "$@" || debian=1
+if [ -n "$debian" ]; then
+	[ "$arch" = x86_64 ] || die "'#@ start: debian' is for x86_64, not $arch"
+	start=$("$TOP/scripts/debian-config.sh") || exit 1
+fi
 [ -f "${SRC:-$TREE}/Makefile" ] || die "no kernel tree at ${SRC:-$TREE} (run 'make tree')"
 setup_ccache
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 log=$out/config.log
 {
-	kmake "$arch" "$out" "$start" &&
+	if [ -n "$debian" ]; then
+		cp "$start" "$out/.config"
+	else
+		kmake "$arch" "$out" "$start"
+	fi &&
 		(cd "$out" && "${SRC:-$TREE}/scripts/kconfig/merge_config.sh" -m -O "$out" .config "$@") &&
 		kmake "$arch" "$out" olddefconfig
 } >"$log" 2>&1 || die "configuring $arch in $out failed: $(grep -m1 -iE 'error|\*\*\*' "$log" || tail -n1 "$log")"

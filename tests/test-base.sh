@@ -51,4 +51,17 @@ read -r pkg ver <"$TOP/test-patches/6.12/BASE"
 head -c 4096 /dev/urandom >"$TMP/cache/dl/${pkg}_${ver}_all.deb"
 expect_fail "upstream: corrupt package" "corrupt package" \
 	env THUNKLESS_BUILD="$TMP/build" "$S/src.sh" upstream+test
+# Debian's own configuration (scripts/debian-config.sh, for the
+# x86_64-debian profile): the same failures, each in one line.
+expect_fail "debian config: package unknown to apt" "package linux-config-9.9 is not known to apt" \
+	env THUNKLESS_PATCHDIR=$TMP/p1 "$S/debian-config.sh"
+expect_fail "debian config: malformed BASE" "not a linux-source package" \
+	env THUNKLESS_PATCHDIR=$TMP/p2 "$S/debian-config.sh"
+expect_fail "debian config: no argument taken" "usage: debian-config.sh" "$S/debian-config.sh" 6.1
+read -r pkg ver <"$TOP/patches/6.1/BASE"
+head -c 4096 /dev/urandom >"$TMP/cache/dl/linux-config-${pkg#linux-source-}_${ver}_amd64.deb"
+expect_fail "debian config: corrupt package" "cannot unpack .*: a corrupt package" "$S/debian-config.sh"
+printf '#@ start: debian\n' >"$TMP/debian.config"
+expect_fail "debian config: not for UML" "'#@ start: debian' is for x86_64, not um" \
+	"$S/config.sh" um "$TMP/out-um" "$TMP/debian.config"
 done_testing

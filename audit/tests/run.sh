@@ -222,6 +222,55 @@ malformed section|[base
 invalid word|func f(x)
 BAD
 
+# --- obj-sites.sh: slots and direct calls in an unlinked object -----------
+S=$T/../obj-sites.sh
+mkdir -p "$O/objs/net" "$O/objs-base/net"
+cat >"$O/objs/net/t.c" <<'C'
+extern int __SCT__pt_0(int), __SCT__pt_1(int), __SCT__pt_3(int), callee(int);
+static int helper(int x) { return x * 3; }
+int disp(int x) { return __SCT__pt_0(x) + __SCT__pt_1(x + 1) + __SCT__pt_3(x + 2); }
+int named(int x) { return callee(x) + helper(x); }
+C
+cp "$O/objs/net/t.c" "$O/objs-base/net/t.c"
+sed -i 's/__SCT__pt_1(x + 1)/__SCT__pt_1(x + 1) + __SCT__pt_2(x)/; s/__SCT__pt_3(int)/__SCT__pt_3(int), __SCT__pt_2(int)/' "$O/objs/net/t.c"
+sed -i 's/return callee(x) + helper(x)/return helper(x)/' "$O/objs-base/net/t.c"
+if "$CC" -O2 -fno-inline -c -o "$O/objs/net/t.o" "$O/objs/net/t.c" &&
+	"$CC" -O2 -fno-inline -c -o "$O/objs-base/net/t.o" "$O/objs-base/net/t.c"; then
+	# objs: disp calls slots 0..3 of pt, named calls callee; objs-base:
+	# disp calls 0, 1 and 3 (2 missing), named calls no callee
+	osl() { "$S" slots "$@" >"$O/last.out" 2>"$O/last.err"; }
+	l=$(LN=os1 list 'net/t.o disp pt 4' 'net/t.o named call callee')
+	if osl "$l" "$O/objs" && count '^ok - ' 2; then ok "obj-sites: four slots and a direct call"
+	else nok "obj-sites: four slots and a direct call"; fi
+	if ! osl "$l" "$O/objs-base" && has 'not ok - net/t.o disp: .* 0 1 3 \(wanted 0 1 2 3\)' &&
+		has 'not ok - net/t.o named: no direct call to callee'; then
+		ok "obj-sites: a missing slot and a missing direct call fail, by name"
+	else nok "obj-sites: a missing slot and a missing direct call fail, by name"; fi
+	l=$(LN=os2 list 'net/t.o disp pt 3')
+	if ! osl "$l" "$O/objs" && has 'not ok - .*0 1 2 3 \(wanted 0 1 2\)'; then
+		ok "obj-sites: a slot beyond the list's count fails"
+	else nok "obj-sites: a slot beyond the list's count fails"; fi
+	l=$(LN=os3 list 'net/t.o nosuch pt 1' 'net/u.o disp pt 1')
+	if ! osl "$l" "$O/objs" && has 'not ok - net/t.o: no function nosuch' && has 'not ok - net/u.o: not built'; then
+		ok "obj-sites: a missing function or object fails"
+	else nok "obj-sites: a missing function or object fails"; fi
+	"$S" compare "$O/objs-base" "$O/objs" net/t.o:disp net/t.o:named >"$O/last.out" 2>"$O/last.err"
+	if has '^net/t.o disp 0 0 3 4$' && has '^net/t.o named 0 0 0 0$'; then ok "obj-sites: compare counts the static-call sites"
+	else nok "obj-sites: compare counts the static-call sites"; fi
+	for bad in "slots|$(LN=os4 list 'net/t.o disp pt x')|$O/objs|expected 'OBJ FUNC POINT N'" \
+		"slots|$O/none.list|$O/objs|cannot read" "slots|$(LN=os5 list 'net/t.o disp pt 1')|$O/nodir|no directory" \
+		"frob|x|y|unknown command 'frob'" "compare|$O/objs|$O/objs|'x' is not OBJ:FUNC"; do
+		IFS='|' read -r c a1 a2 want <<<"$bad"
+		if [ "$c" = compare ]; then "$S" "$c" "$a1" "$a2" x >"$O/last.out" 2>"$O/last.err"; else "$S" "$c" "$a1" "$a2" >"$O/last.out" 2>"$O/last.err"; fi
+		rc=$?
+		if [ $rc -eq 2 ] && [ "$(wc -l <"$O/last.err")" -eq 1 ] && grep -q "^obj-sites: error: .*$want" "$O/last.err"; then
+			ok "obj-sites: bad input ($want): one line, exit 2"
+		else nok "obj-sites: bad input ($want): exit $rc"; fi
+	done
+else
+	nok "obj-sites: cannot compile the fixture"
+fi
+
 # --- the real kernel, when it has been built -----------------------------
 V=$T/../../build/out/x86_64-off/vmlinux
 if [ -f "$V" ]; then
