@@ -39,7 +39,8 @@
 #     namespace, two veth pairs, IPv4 forwarding, conntrack and an
 #     nftables chain; nf_tables' call to its counter expression follows
 #     the gate too), the same router for IPv6 (ip6_forward(), IPv6's
-#     hook slots), and the IPv4 router again after IPv6's NAT tables.
+#     hook slots), the IPv4 router again after IPv6's NAT tables, and the
+#     IPv6 router masquerading (IPv6's NAT functions in its hook slots).
 #     Without -x the transmit thunks are counted and shown, not checked.
 #
 # Cases (dummy device, clsact egress, pktgen queue_xmit, as the bench):
@@ -529,6 +530,43 @@ if [ $XMIT = 1 ]; then
 	nft delete table ip thunkless_census_nat
 	nft delete table ip thunkless_census
 	nft delete table ip6 thunkless_census6
+	forward_path_del
+fi
+# The IPv6 router masquerading (forward_path6, an ip6 NAT table): IPv6's
+# NAT functions take IPv6 hook slots beside defrag, conntrack and the
+# chain.  Per packet, six hook calls: defrag, conntrack and NAT on the way
+# in, the forward chain, NAT (the masquerade) and conntrack's confirmation
+# on the way out.  Masquerading needs a source address on fwc: a static
+# one, without DAD, and fwc sends no MLD (forward_path6 turned multicast
+# off), so fwd still receives the packets alone.
+if [ $XMIT = 1 ]; then
+	echo "# forward, IPv6 NAT: setup"
+	setup_forward ipv6
+	ip -6 addr add 2001:db8:2::1/64 dev fwc nodad || die "cannot add 2001:db8:2::1 to fwc"
+	# a flow of its own: conntrack still holds the IPv6 case's port 9
+	# connection, set up without NAT (see "IPv6 first" above)
+	pg_set fwa "udp_dst_min 11"
+	pg_set fwa "udp_dst_max 11"
+	nft -f - <<-'NFT' || die "cannot load the IPv6 NAT table"
+	table ip6 thunkless_census_nat6 {
+		chain post { type nat hook postrouting priority srcnat; masquerade; }
+	}
+	NFT
+	add_cleanup "nft delete table ip6 thunkless_census_nat6"
+	gate_set off
+	fwd_census "forward, IPv6 NAT [gate off]"
+	check forward6-nat "[ \$NF_PER -ge 5940 ] && [ \$NF_PER -le 6060 ]" \
+		"gate off: the census sees the six hook calls of a forwarded, masqueraded IPv6 packet"
+	check forward6-nat "[ \$FWD_PER -ge 990 ] && [ \$FWD_PER -le 1010 ]" \
+		"gate off: the census sees dst_input()'s call to ip6_forward() (1 per packet)"
+	gate_set on
+	fwd_census "forward, IPv6 NAT [gate on]"
+	check forward6-nat "[ \$NF_PER -lt 10 ]" \
+		"gate on: no thunk entered from nf_hook_slow() for a masqueraded IPv6 packet"
+	check forward6-nat "[ \$FWD_PER -lt 10 ]" "gate on: no thunk entered to reach ip6_forward()"
+	check forward6-nat "[ \$TOTAL_PER -lt 10 ]" "gate on: no thunk entered at all (fewer than 0.01 per packet)"
+	nft delete table ip6 thunkless_census_nat6
+	nft delete table ip6 thunkless_census
 	forward_path_del
 fi
 [ $nfail -eq 0 ] || die "$nfail census checks failed"
