@@ -20,9 +20,9 @@ dl=$CACHE/dl
 mkdir -p "$dl"
 
 avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-# apt's lists are refreshed only when they do not know the package at all
-# (a version missing from lists that know the package is gone, or newer)
-if [ -z "$avail" ] && [ ! -s "$dl/${pkg}_${BASE_VER}_amd64.deb" ]; then
+# lists that do not know the package, or not this version (lists older
+# than the BASE file), are refreshed once before a fallback
+if ! grep -qxF "$BASE_VER" <<<"$avail" && [ ! -s "$dl/${pkg}_${BASE_VER}_amd64.deb" ]; then
 	apt-get update -q >/dev/null 2>&1 || true
 	avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
 fi

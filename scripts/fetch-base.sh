@@ -17,7 +17,9 @@ deb=$dl/${BASE_PKG}_${ver}_all.deb
 
 if [ ! -s "$deb" ]; then
 	avail=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-	if [ -z "$avail" ]; then
+	# lists that do not know the package, or not this version (lists
+	# older than the BASE file), are refreshed once before a fallback
+	if ! grep -qxF "$ver" <<<"$avail"; then
 		apt-get update -q >/dev/null 2>&1 || true
 		avail=$(apt-cache madison "$BASE_PKG" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
 	fi

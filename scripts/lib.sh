@@ -77,6 +77,14 @@ add_worktree() {
 # REV (added when missing; an unfinished git am in it is abandoned).
 worktree() {
 	local wt=$1 rev=$2
+	# A worktree of a tree that was unpacked again since (a new base
+	# version) points at a repository that no longer has it: made anew.
+	if [ -d "$wt" ] && [ "$(git -C "$wt" rev-parse --path-format=absolute --git-common-dir 2>/dev/null)" != \
+		"$(tgit rev-parse --path-format=absolute --git-common-dir)" ]; then
+		info "$wt is not a worktree of $TREE (unpacked again since): making it anew"
+		rm -rf "$wt"
+		tgit worktree prune
+	fi
 	if [ ! -d "$wt" ]; then
 		add_worktree "$wt" "$rev"
 	else

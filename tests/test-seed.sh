@@ -72,4 +72,14 @@ worktree "$wt" "$(tgit rev-parse HEAD)"
 STATUS[build-x86_64]=fail
 seed_out "$wt" "$out"
 check "no copy when build-x86_64 did not pass" '[ ! -e "$out" ]'
+
+# A tree unpacked again (a new base version: tree.sh replaces the
+# repository) leaves its old worktrees pointing nowhere: worktree makes
+# them anew rather than failing.
+rm -rf "$TREE/.git"
+g init -q
+g add . && g commit -q -m again
+worktree "$wt" "$(tgit rev-parse HEAD)" 2>"$TMP/wt.err"
+check "a worktree of a repository unpacked again is made anew" \
+	'[ "$(git -C "$wt" rev-parse HEAD)" = "$(tgit rev-parse HEAD)" ] && grep -q "making it anew" "$TMP/wt.err"'
 done_testing
