@@ -435,6 +435,23 @@ if [ $XMIT = 1 ]; then
 	ip link del "$DEV"
 fi
 
+# nat_flow FAMILY TABLE PORT: the router masquerades on the way out (an
+# nftables table TABLE of FAMILY, removed on exit), for a flow of its own
+# to UDP port PORT: conntrack still holds an earlier case's port 9
+# connection, set up without NAT, and NAT does not take over a connection
+# it did not see begin, so the census would not see NAT's hook functions
+# run for every packet of it.
+nat_flow() {
+	pg_set fwa "udp_dst_min $3"
+	pg_set fwa "udp_dst_max $3"
+	nft -f - <<-NFT || die "cannot load the $1 NAT table $2"
+	table $1 $2 {
+		chain post { type nat hook postrouting priority srcnat; masquerade; }
+	}
+	NFT
+	add_cleanup "nft delete table $1 $2"
+}
+
 # forward_case NAME LABEL FORWARD: the router's census, gate off then on,
 # and its checks, named NAME; LABEL names the census runs and FORWARD
 # the function that dst_input() calls (ip_forward or ip6_forward).
@@ -507,18 +524,7 @@ if [ $XMIT = 1 ]; then
 	NFT
 	add_cleanup "nft delete table ip6 thunkless_census6"
 	setup_forward
-	# A flow of its own: conntrack still holds the case above's port 9
-	# connection, set up without NAT, and NAT does not take over a
-	# connection it did not see begin: the census saw the NAT chain and
-	# its masquerade run for every packet of it.
-	pg_set fwa "udp_dst_min 10"
-	pg_set fwa "udp_dst_max 10"
-	nft -f - <<-'NFT' || die "cannot load the IPv4 NAT table"
-	table ip thunkless_census_nat {
-		chain post { type nat hook postrouting priority srcnat; masquerade; }
-	}
-	NFT
-	add_cleanup "nft delete table ip thunkless_census_nat"
+	nat_flow ip thunkless_census_nat 10
 	gate_set off
 	fwd_census "forward, IPv6 first [gate off]"
 	check forward6 "[ \$NF_PER -ge 5940 ] && [ \$NF_PER -le 6060 ]" \
@@ -543,16 +549,7 @@ if [ $XMIT = 1 ]; then
 	echo "# forward, IPv6 NAT: setup"
 	setup_forward ipv6
 	ip -6 addr add 2001:db8:2::1/64 dev fwc nodad || die "cannot add 2001:db8:2::1 to fwc"
-	# a flow of its own: conntrack still holds the IPv6 case's port 9
-	# connection, set up without NAT (see "IPv6 first" above)
-	pg_set fwa "udp_dst_min 11"
-	pg_set fwa "udp_dst_max 11"
-	nft -f - <<-'NFT' || die "cannot load the IPv6 NAT table"
-	table ip6 thunkless_census_nat6 {
-		chain post { type nat hook postrouting priority srcnat; masquerade; }
-	}
-	NFT
-	add_cleanup "nft delete table ip6 thunkless_census_nat6"
+	nat_flow ip6 thunkless_census_nat6 11
 	gate_set off
 	fwd_census "forward, IPv6 NAT [gate off]"
 	check forward6-nat "[ \$NF_PER -ge 5940 ] && [ \$NF_PER -le 6060 ]" \
