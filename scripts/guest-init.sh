@@ -17,14 +17,22 @@ arg() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" /proc/cmdline; }
 # The host directory the job runs from (the repository) may sit under a
 # directory that gets a tmpfs below (a clone in /tmp, say): keep it
 # reachable by binding it back over the tmpfs.
+# The kernel's modules (thunkless_modroot, next to a kernel that may be
+# outside the repository, in another clone under /tmp) are kept the same
+# way.
 top=$(arg thunkless_top)
+modroot=$(arg thunkless_modroot)
 mount -t tmpfs tmpfs /run
-mkdir -p /run/thunkless/top
+mkdir -p /run/thunkless/top /run/thunkless/modroot
 [ -n "$top" ] && mount --bind "$top" /run/thunkless/top
+[ -n "$modroot" ] && mount --bind "$modroot" /run/thunkless/modroot
 for d in /dev/shm /tmp /var/tmp /var/lib /var/log /mnt; do
 	mount -t tmpfs tmpfs "$d" 2>/dev/null
 	case $top in
 	"$d"/*) mkdir -p "$top" && mount --bind /run/thunkless/top "$top" ;;
+	esac
+	case $modroot in
+	"$d"/*) mkdir -p "$modroot" && mount --bind /run/thunkless/modroot "$modroot" ;;
 	esac
 done
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
@@ -35,8 +43,9 @@ ip link set lo up 2>/dev/null
 # The kernel's modules, when it has any, are not under the host's
 # /lib/modules: both the kernel's request_module() and the guest's own
 # modprobe calls go through a modprobe that looks in the build's modroot.
-modroot=$(arg thunkless_modroot)
 if [ -n "$modroot" ]; then
+	[ -d "$modroot/lib/modules" ] ||
+		echo "THUNKLESS-ERROR: the kernel's modules at $modroot are not visible in the guest"
 	mkdir -p /run/thunkless/bin
 	printf '#!/bin/sh\nexec /sbin/modprobe -d %s "$@"\n' "$modroot" >/run/thunkless/bin/modprobe
 	chmod +x /run/thunkless/bin/modprobe
