@@ -52,10 +52,8 @@ esac
 
 # Debian's configuration, for a profile that starts from it
 # (configs/debian.config): a newer linux-config package changes the build.
-debconf=/dev/null
-if grep -qx '#@ start: debian' "${fragments[@]}" </dev/null; then
-	debconf=$("$TOP/scripts/debian-config.sh") || exit 1
-fi
+debconf=$(start_config "${fragments[@]}") || exit 1
+debconf=${debconf:-/dev/null}
 
 # Everything that decides what gets built.
 stamp=$({

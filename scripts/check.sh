@@ -141,11 +141,12 @@ prep_lane() {
 matrix_pool() {
 	local v vs="no-retpoline off no-cls-act modules"
 	[ $long = 0 ] || vs="$vs no-cls some-builtin"
-	[ -z "${1:-}" ] || ! done_yet "$1" || return 0
-	pool_run build-x86_64-debian check_debian
-	for v in $vs; do
+	for v in debian $vs; do
 		[ -z "${1:-}" ] || ! done_yet "$1" || return 0
-		pool_run "matrix-$v" check_matrix "$v"
+		case $v in
+		debian) pool_run build-x86_64-debian check_debian ;;
+		*) pool_run "matrix-$v" check_matrix "$v" ;;
+		esac
 	done
 }
 

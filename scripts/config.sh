@@ -28,12 +28,10 @@ for f in "$@"; do
 	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
 done
 set -- "${frags[@]}"
-debian=
-[ $# -eq 0 ] || ! grep -qx '#@ start: debian' "$@" || debian=1
-if [ -n "$debian" ]; then
+if [ $# -gt 0 ] && grep -qx '#@ start: debian' "$@"; then
 	[ "$arch" = x86_64 ] || die "'#@ start: debian' is for x86_64, not $arch"
-	start=$("$TOP/scripts/debian-config.sh") || exit 1
 fi
+debian=$(start_config "$@") || exit 1
 [ -f "${SRC:-$TREE}/Makefile" ] || die "no kernel tree at ${SRC:-$TREE} (run 'make tree')"
 setup_ccache
 mkdir -p "$out"
@@ -41,7 +39,7 @@ out=$(cd "$out" && pwd)
 log=$out/config.log
 {
 	if [ -n "$debian" ]; then
-		cp "$start" "$out/.config"
+		cp "$debian" "$out/.config"
 	else
 		kmake "$arch" "$out" "$start"
 	fi &&

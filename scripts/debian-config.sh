@@ -16,32 +16,9 @@ set -euo pipefail
 [ $# -eq 0 ] || die "usage: debian-config.sh (BASE=<version> for another base)"
 read_base
 pkg=linux-config-${BASE_PKG#linux-source-}
-dl=$CACHE/dl
-mkdir -p "$dl"
-
-avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-# lists that do not know the package, or not this version (lists older
-# than the BASE file), are refreshed once before a fallback
-if ! grep -qxF "$BASE_VER" <<<"$avail" && [ ! -s "$dl/${pkg}_${BASE_VER}_amd64.deb" ]; then
-	apt-get update -q >/dev/null 2>&1 || true
-	avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
-fi
-ver=$BASE_VER
-if [ ! -s "$dl/${pkg}_${ver}_amd64.deb" ]; then
-	[ -n "$avail" ] || die "package $pkg is not known to apt (check /etc/apt/sources.list)"
-	if ! grep -qxF "$ver" <<<"$avail"; then
-		ver=$(head -n1 <<<"$avail")
-		warn "$pkg $BASE_VER is gone from the archive; using the newest, $ver, on the $BASE_VER tree"
-	fi
-fi
-deb=$dl/${pkg}_${ver}_amd64.deb
-if [ ! -s "$deb" ]; then
-	(cd "$dl" && apt-get download -q "$pkg=$ver" >"$dl/download-$pkg.log" 2>&1) ||
-		die "apt-get download $pkg=$ver failed: $(grep -m1 '^E:' "$dl/download-$pkg.log" || tail -n1 "$dl/download-$pkg.log")"
-	f=$(ls -t "$dl"/"${pkg}"_*"${ver#*:}"_amd64.deb 2>/dev/null | head -n1)
-	[ -n "$f" ] || die "apt-get download left no .deb for $pkg=$ver"
-	[ "$f" = "$deb" ] || mv "$f" "$deb"
-fi
+deb=$(apt_deb "$pkg" "$BASE_VER" amd64) || exit 1
+ver=${deb##*/"${pkg}"_}
+ver=${ver%_amd64.deb}
 
 conf=$CACHE/debian-config/${pkg}_${ver}.amd64_none_amd64
 if [ ! -s "$conf" ]; then

@@ -115,6 +115,49 @@ read_base() {
 	esac
 }
 
+# apt_deb PKG VER ARCH [strict]: the path of PKG's .deb at VER (ARCH: all,
+# amd64) in the cache, downloaded when it is not there.  Lists that do not
+# know PKG, or not VER (lists older than the file that recorded VER), are
+# refreshed once; a VER they still lack is gone from the archive: with
+# "strict" an error, else the newest is taken, with a warning naming both.
+apt_deb() {
+	local pkg=$1 ver=$2 arch=$3 strict=${4:-} dl=$CACHE/dl avail deb f newest
+	mkdir -p "$dl"
+	deb=$dl/${pkg}_${ver}_$arch.deb
+	[ -s "$deb" ] && { echo "$deb"; return 0; }
+	avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	if ! grep -qxF "$ver" <<<"$avail"; then
+		apt-get update -q >/dev/null 2>&1 || true
+		avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	fi
+	[ -n "$avail" ] || die "package $pkg is not known to apt (check /etc/apt/sources.list)"
+	if ! grep -qxF "$ver" <<<"$avail"; then
+		# shellcheck disable=SC2086,SC2116 # the versions on one line
+		[ -z "$strict" ] || die "unknown base version $pkg $ver (apt has: $(echo $avail))"
+		newest=$(head -n1 <<<"$avail")
+		warn "$pkg $ver is gone from the archive; using the newest, $newest"
+		ver=$newest
+		deb=$dl/${pkg}_${ver}_$arch.deb
+	fi
+	if [ ! -s "$deb" ]; then
+		(cd "$dl" && apt-get download -q "$pkg=$ver" >"$dl/download-$pkg.log" 2>&1) ||
+			die "apt-get download $pkg=$ver failed: $(grep -m1 '^E:' "$dl/download-$pkg.log" || tail -n1 "$dl/download-$pkg.log")"
+		# apt names the file after the version with ':' escaped; normalise.
+		f=$(ls -t "$dl"/"${pkg}"_*"${ver#*:}"_"$arch".deb 2>/dev/null | head -n1)
+		[ -n "$f" ] || die "apt-get download left no .deb for $pkg=$ver"
+		[ "$f" = "$deb" ] || mv "$f" "$deb"
+	fi
+	echo "$deb"
+}
+
+# start_config FRAGMENT...: the configuration to start from in place of the
+# arch's own when a fragment says so ("#@ start: debian": Debian's, from
+# scripts/debian-config.sh); nothing otherwise.
+start_config() {
+	[ $# -gt 0 ] && grep -qx '#@ start: debian' "$@" || return 0
+	"$TOP/scripts/debian-config.sh"
+}
+
 # unpack_base DEB DIR BRANCH: extract the linux-source tarball of the
 # package DEB into DIR (replacing DIR) and make DIR a git repository with one
 # commit on BRANCH, tagged "base", recording "$BASE_PKG $BASE_VER" in its

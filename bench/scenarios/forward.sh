@@ -40,14 +40,10 @@ s_setup() {
 	forward_path
 	tc qdisc replace dev fwc root fq_codel ||
 		die "cannot add fq_codel to fwc (CONFIG_NET_SCH_FQ_CODEL?)"
-	local dst=198.18.2.2 src=198.18.1.1
-	FAM=ip
-	if [ "$1" = ipv6 ]; then
-		FAM=ip6 dst=2001:db8:2::2 src=2001:db8:1::1
-		forward_path6
-	fi
+	forward_family "$1"
+	FAM=$FWD_FAM
 	forward_filter "$TABLE" "$FAM"
-	pg_device fwa queue_xmit "$MAC" "$dst" "$src" 9
+	pg_device fwa queue_xmit "$MAC" "$FWD_DST" "$FWD_SRC" 9
 	# one packet through: conntrack must track the flow
 	pg_run 1
 	expect_eq "pktgen errors (first packet)" "$PG_ERRORS" 0

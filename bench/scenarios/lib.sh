@@ -312,6 +312,18 @@ forward_path6() {
 	dev_mac fwb
 }
 
+# forward_family [ipv6]: the router's family, after forward_path: with
+# ipv6 forward_path6 too.  Sets FWD_FAM (ip or ip6: forward_filter's
+# family), FWD_DST and FWD_SRC, the addresses of the packets that
+# forward_path's (or forward_path6's) route and neighbour forward.
+forward_family() {
+	FWD_FAM=ip FWD_DST=198.18.2.2 FWD_SRC=198.18.1.1
+	if [ "${1:-}" = ipv6 ]; then
+		FWD_FAM=ip6 FWD_DST=2001:db8:2::2 FWD_SRC=2001:db8:1::1
+		forward_path6
+	fi
+}
+
 # forward_path_del: undo forward_path and forward_path6 (their cleanups
 # do it too, on exit): both veth pairs go, and IPv4 (and IPv6) forwarding
 # get their values back.

@@ -386,15 +386,11 @@ done
 # conntrack's confirmation on postrouting.  setup_forward ipv6: the same
 # router for IPv6 (forward_path6, an ip6 table), so ip6_forward().
 setup_forward() {
-	local fam=ip dst=198.18.2.2 src=198.18.1.1
 	forward_path
-	if [ "${1:-}" = ipv6 ]; then
-		fam=ip6 dst=2001:db8:2::2 src=2001:db8:1::1
-		forward_path6
-	fi
-	forward_filter thunkless_census "$fam"
+	forward_family "${1:-}"
+	forward_filter thunkless_census "$FWD_FAM"
 	DEV=fwa
-	pg_device fwa queue_xmit "$MAC" "$dst" "$src" 9
+	pg_device fwa queue_xmit "$MAC" "$FWD_DST" "$FWD_SRC" 9
 }
 
 # fwd_census NAME: census NAME, and every packet reached fwd
