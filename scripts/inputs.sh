@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # inputs.sh PROFILE: print what a kernel of PROFILE (configs/profiles) is
 # built from, as build.sh builds it by default: the profile's line, the
-# base, the source tree's commit (and, for "series", its uncommitted
-# changes), the test patches and the fragments.  Reads the trees; changes
+# base, the source tree's content at its commit (the tree object, so that
+# "make tree" re-making the same commits moves nothing; for "series", its
+# uncommitted changes too), the test patches and the fragments.  Reads the trees; changes
 # nothing.  build.sh records it as .thunkless-inputs beside the image;
 # bench/bench.sh compares the record with this, so that a kernel whose
 # sources moved since it was built (a series commit not yet rebuilt) is not
@@ -34,11 +35,12 @@ base+test | base) rev=base ;;
 *) die "profile '$profile' has an unknown source '$source'" ;;
 esac
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make tree')"
-commit=$(tgit rev-parse -q --verify "$rev^{commit}") || die "no '$rev' in $TREE"
+tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "no '$rev' in $TREE"
+content=$(tgit rev-parse "$rev^{tree}")
 
 echo "profile $profile base $THUNKLESS_BASE"
 echo "line $(tr -s ' \t' ' ' <<<"$line")"
-echo "tree $source $commit"
+echo "tree $source $content"
 if [ "$source" = series ]; then
 	echo "uncommitted $(tgit diff HEAD | h16)"
 fi

@@ -18,8 +18,13 @@ g() { git -C "$t" -c user.name=t -c user.email=t@t "$@"; }
 g init -q && g commit -q --allow-empty -m base && g tag base
 rec() { THUNKLESS_BUILD=$TMP/b "$S/inputs.sh" "$1" 2>"$TMP/err"; }
 p1=$(rec um-patched-mod) b1=$(rec um-base-mod) s1=$(rec x86_64)
-g commit -q --allow-empty -m series
+echo series >"$t/s" && g add s && g commit -q -m series
 p2=$(rec um-patched-mod) b2=$(rec um-base-mod) s2=$(rec x86_64)
+# "make tree" again: the same patches make new commits of the same content.
+g commit -q --amend -m "series, re-made" --date=2000-01-01T00:00:00
+p4=$(rec um-patched-mod)
+g commit -q --allow-empty -m "series, nothing changed"
+p5=$(rec um-patched-mod)
 echo change >"$t/f" && g add f
 s3=$(rec x86_64) p3=$(rec um-patched-mod)
 check() { # NAME CONDITION-RESULT
@@ -30,6 +35,8 @@ check() { # NAME CONDITION-RESULT
 check "the record names the profile and base, test patches and fragments" $?
 [ "$p1" != "$p2" ] && diff <(echo "$p1") <(echo "$p2") | grep -q '^> tree series+test '
 check "a series commit moves the series' kernel, on its tree line" $?
+[ "$p2" = "$p4" ] && [ "$p2" = "$p5" ]
+check "commits re-made with the same content leave the series' kernel current" $?
 [ -n "$b1" ] && [ "$b1" = "$b2" ]
 check "a series commit leaves the base's kernel alone" $?
 [ "$s1" != "$s2" ] && [ "$s2" != "$s3" ] && [ "$p2" = "$p3" ]
