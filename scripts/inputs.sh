@@ -4,8 +4,8 @@
 # built from, as build.sh builds it by default: the profile's line, the
 # base, the source tree's content at its commit (the tree object, so that
 # "make tree" re-making the same commits moves nothing; for "series", its
-# uncommitted changes too), the test patches and the fragments.  Reads the trees; changes
-# nothing.  build.sh records it as .thunkless-inputs beside the image;
+# uncommitted changes too), the test patches and the fragments.  Reads the
+# trees; changes nothing.  build.sh records it as .thunkless-inputs beside the image;
 # bench/bench.sh compares the record with this, so that a kernel whose
 # sources moved since it was built (a series commit not yet rebuilt) is not
 # measured as if it were current.
@@ -35,8 +35,7 @@ base+test | base) rev=base ;;
 *) die "profile '$profile' has an unknown source '$source'" ;;
 esac
 [ -d "$TREE/.git" ] || die "no kernel tree at $TREE (run 'make tree')"
-tgit rev-parse -q --verify "$rev^{commit}" >/dev/null || die "no '$rev' in $TREE"
-content=$(tgit rev-parse "$rev^{tree}")
+content=$(tgit rev-parse -q --verify "$rev^{tree}") || die "no '$rev' in $TREE"
 
 echo "profile $profile base $THUNKLESS_BASE"
 echo "line $(tr -s ' \t' ' ' <<<"$line")"

@@ -115,6 +115,11 @@ read_base() {
 	esac
 }
 
+# apt_versions PKG: the versions of PKG that apt's lists know, newest first.
+apt_versions() {
+	apt-cache madison "$1" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}'
+}
+
 # apt_deb PKG VER ARCH [strict]: the path of PKG's .deb at VER (ARCH: all,
 # amd64) in the cache, downloaded when it is not there.  Lists that do not
 # know PKG, or not VER (lists older than the file that recorded VER), are
@@ -125,10 +130,10 @@ apt_deb() {
 	mkdir -p "$dl"
 	deb=$dl/${pkg}_${ver}_$arch.deb
 	[ -s "$deb" ] && { echo "$deb"; return 0; }
-	avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+	avail=$(apt_versions "$pkg")
 	if ! grep -qxF "$ver" <<<"$avail"; then
 		apt-get update -q >/dev/null 2>&1 || true
-		avail=$(apt-cache madison "$pkg" 2>/dev/null | awk -F'|' '{gsub(/ /,"",$2); print $2}')
+		avail=$(apt_versions "$pkg")
 	fi
 	[ -n "$avail" ] || die "package $pkg is not known to apt (check /etc/apt/sources.list)"
 	if ! grep -qxF "$ver" <<<"$avail"; then
