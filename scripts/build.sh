@@ -52,7 +52,7 @@ esac
 
 # Debian's configuration, for a profile that starts from it
 # (configs/debian.config): a newer linux-config package changes the build.
-debconf=$(start_config "${fragments[@]}") || exit 1
+debconf=$(start_config "$arch" "${fragments[@]}") || exit 1
 debconf=${debconf:-/dev/null}
 
 # Everything that decides what gets built.

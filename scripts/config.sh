@@ -28,10 +28,7 @@ for f in "$@"; do
 	frags+=("$(cd "$(dirname "$f")" && pwd)/$(basename "$f")")
 done
 set -- "${frags[@]}"
-if [ $# -gt 0 ] && grep -qx '#@ start: debian' "$@"; then
-	[ "$arch" = x86_64 ] || die "'#@ start: debian' is for x86_64, not $arch"
-fi
-debian=$(start_config "$@") || exit 1
+debian=$(start_config "$arch" "$@") || exit 1
 [ -f "${SRC:-$TREE}/Makefile" ] || die "no kernel tree at ${SRC:-$TREE} (run 'make tree')"
 setup_ccache
 mkdir -p "$out"

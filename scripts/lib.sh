@@ -155,11 +155,14 @@ apt_deb() {
 	echo "$deb"
 }
 
-# start_config FRAGMENT...: the configuration to start from in place of the
-# arch's own when a fragment says so ("#@ start: debian": Debian's, from
-# scripts/debian-config.sh); nothing otherwise.
+# start_config ARCH FRAGMENT...: the configuration to start from in place of
+# the arch's own when a fragment says so ("#@ start: debian": Debian's, from
+# scripts/debian-config.sh, for x86_64 only); nothing otherwise.
 start_config() {
+	local arch=$1
+	shift
 	[ $# -gt 0 ] && grep -qx '#@ start: debian' "$@" || return 0
+	[ "$arch" = x86_64 ] || die "'#@ start: debian' is for x86_64, not $arch"
 	"$TOP/scripts/debian-config.sh"
 }
 
