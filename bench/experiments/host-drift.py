@@ -37,7 +37,6 @@ Records from before t= existed carry one ts per boot; the script says so
 and stops, since windows of those would be windows of boots.
 """
 import collections
-import csv
 import os
 import statistics
 import sys
@@ -58,37 +57,21 @@ def main():
         die(f"bad SECONDS '{sys.argv[2]}'")
     if win <= 0:
         die(f"bad SECONDS '{win}'")
-    try:
-        with open(sys.argv[1]) as f:
-            lines = [ln for ln in f if ln.strip() and not ln.startswith("#")]
-    except OSError as e:
-        die(f"cannot read {sys.argv[1]}: {e.strerror}")
-    rows = list(csv.DictReader(lines))
-    need = {"ts", "round", "kernel", "gate", "scenario", "variant", "n", "pps"}
-    if not rows or not need <= set(rows[0]):
-        die(f"{sys.argv[1]}: no records, or not a bench raw.csv")
-    try:
-        recs = [(int(r["ts"]), int(r["round"]), r["kernel"],
-                 (r["kernel"], r["gate"], r["scenario"], r["variant"], r["n"]),
-                 float(r["pps"])) for r in rows]
-    except ValueError:
-        die(f"{sys.argv[1]}: a record with a bad number")
+    recs = rd.records(sys.argv[1], die)
 
     # one ts per boot: records from before t=
     per_boot = collections.defaultdict(set)
-    for ts, rnd, k, _, _ in recs:
-        per_boot[(rnd, k)].add(ts)
+    for r in recs:
+        per_boot[(r["round"], r["kernel"])].add(r["ts"])
     if all(len(v) == 1 for v in per_boot.values()):
         die("every boot's records share one ts: a run from before t= "
             "(2026-12-05), whose ts is when the boot's records were collected")
 
-    groups = collections.defaultdict(list)
-    for r in recs:
-        groups[r[3]].append(r[4])
-    med = {g: statistics.median(v) for g, v in groups.items() if len(v) >= 2}
-    pts = [(ts, (rnd, k), g, pps / med[g]) for ts, rnd, k, g, pps in recs if g in med]
+    pts = [(r["ts"], (r["round"], r["kernel"]), r["group"], x)
+           for r, x in rd.ratios(recs, 2)]
     if not pts:
         die("no group has records in two rounds or more")
+    med = {g for _, _, g, _ in pts}
 
     t0 = min(p[0] for p in pts)
     wins = collections.defaultdict(list)

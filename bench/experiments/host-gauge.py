@@ -13,8 +13,6 @@ correlation of the ratios with each reading of the gauge, then the ratios
 in bins of the slowest gauge sample.  A gauge that sees what slows pktgen
 gives a clearly negative correlation and low ratios in its slow bins.
 """
-import collections
-import csv
 import os
 import statistics
 import sys
@@ -37,35 +35,21 @@ def ranks(v):
 def main():
     if len(sys.argv) != 3:
         die("usage: host-gauge.py RAW.csv GAUGE.log")
+    recs = rd.records(sys.argv[1], die)
     try:
-        with open(sys.argv[1]) as f:
-            recs = list(csv.DictReader(ln for ln in f if not ln.startswith('#')))
         with open(sys.argv[2]) as f:
             gauge = [tuple(map(float, ln.split())) for ln in f if ln.strip()]
     except (OSError, ValueError) as e:
-        die(f"cannot read the input: {e}")
-    need = {'ts', 'kernel', 'gate', 'scenario', 'variant', 'n', 'usec', 'pps'}
-    if not recs or not need <= set(recs[0]):
-        die(f"{sys.argv[1]}: not a bench raw.csv with records")
+        die(f"cannot read {sys.argv[2]}: {e}")
     if len(gauge) < 10 or any(len(g) != 2 for g in gauge):
         die(f"{sys.argv[2]}: not a host-gauge log of at least 10 samples")
-    groups = collections.defaultdict(list)
-    key = lambda r: (r['kernel'], r['gate'], r['scenario'], r['variant'], r['n'])
-    try:
-        for r in recs:
-            r['pps'], r['ts'], r['usec'] = float(r['pps']), float(r['ts']), float(r['usec'])
-            groups[key(r)].append(r['pps'])
-    except ValueError as e:
-        die(f"{sys.argv[1]}: bad record: {e}")
     gmed = statistics.median(g[1] for g in gauge)
     pts = []
-    for r in recs:
-        if len(groups[key(r)]) < 3:
-            continue
+    for r, x in rd.ratios(recs, 3):
         lo, hi = r['ts'] - r['usec'] / 1e6 - 0.6, r['ts'] + 0.6
         s = [g[1] / gmed for g in gauge if lo <= g[0] <= hi]
         if s:
-            pts.append((r['pps'] / statistics.median(groups[key(r)]), max(s), statistics.mean(s)))
+            pts.append((x, max(s), statistics.mean(s)))
     if len(pts) < 10:
         die("fewer than 10 records have gauge samples: was the gauge running during the run?")
     ratio = ranks([p[0] for p in pts])

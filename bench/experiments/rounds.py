@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""rounds: what within-round.py, inline-static-calls.py and builtin-vehicle.py share
-(host-drift.py takes failer() alone, and with it the quiet closed pipe).
+"""rounds: what the readers of a bench raw.csv here share.
 
-load(path, need, fail) reads a bench raw.csv and returns, per row
+records(path, fail) reads one and returns its records, each a dict of its
+fields with ts, round and usec as ints, pps a float, and 'group', the key
+of its group: (kernel, gate, scenario, variant, n).  ratios(recs, least)
+gives each record of a group of at least `least` records with its pps over
+the group's median, as (record, ratio) (host-drift.py, host-gauge.py).
+load(path, need, fail) reads one and returns, per row
 ("scenario[/variant] n=N"), the rounds that have every (kernel, gate) in
 need, each a {(kernel, gate): pps}; med(f, rounds) is the median of f over
 them.  Bad input goes to fail(), which prints one line and exits 1;
@@ -35,21 +39,40 @@ def tax(p, b, lim):
     return lambda r: (r[p] - r[b]) / (r[lim] - r[b])
 
 
-def load(path, need, fail):
+KEY = ('kernel', 'gate', 'scenario', 'variant', 'n')
+
+
+def records(path, fail):
     try:
         with open(path) as f:
-            rows = list(csv.DictReader(l for l in f if not l.startswith('#')))
+            recs = list(csv.DictReader(l for l in f if not l.startswith('#')))
     except OSError as e:
         fail('cannot read %s: %s' % (path, e.strerror))
-    rounds = {}
+    if not recs or not {'ts', 'round', 'usec', 'pps', *KEY} <= set(recs[0]):
+        fail('%s: no records, or not a bench raw.csv' % path)
     try:
-        for r in rows:
-            row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
-            rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = float(r['pps'])
-    except (KeyError, TypeError, ValueError):
-        fail('%s is not a bench raw.csv' % path)
-    if not rounds:
-        fail('%s has no records' % path)
+        for r in recs:
+            r['ts'], r['round'], r['usec'] = int(r['ts']), int(r['round']), int(r['usec'])
+            r['pps'] = float(r['pps'])
+            r['group'] = tuple(r[k] for k in KEY)
+    except (TypeError, ValueError):
+        fail('%s: a record with a bad number' % path)
+    return recs
+
+
+def ratios(recs, least):
+    groups = {}
+    for r in recs:
+        groups.setdefault(r['group'], []).append(r['pps'])
+    med = {g: statistics.median(v) for g, v in groups.items() if len(v) >= least}
+    return [(r, r['pps'] / med[r['group']]) for r in recs if r['group'] in med]
+
+
+def load(path, need, fail):
+    rounds = {}
+    for r in records(path, fail):
+        row = '%s%s n=%s' % (r['scenario'], '' if r['variant'] == '-' else '/' + r['variant'], r['n'])
+        rounds.setdefault(row, {}).setdefault(r['round'], {})[(r['kernel'], r['gate'])] = r['pps']
     full = {}
     for row, rs in rounds.items():
         full[row] = [r for r in rs.values() if all(k in r for k in need)]
