@@ -56,21 +56,40 @@ debconf=$(start_config "$arch" "${fragments[@]}") || exit 1
 debconf=${debconf:-/dev/null}
 
 # Everything that decides what gets built.
+uncommitted=$(mktemp)
+trap 'rm -f "$uncommitted"' EXIT
+git -C "$SRC" diff HEAD >"$uncommitted"
+commit=$(git -C "$SRC" rev-parse HEAD)
 stamp=$({
 	cat "$debconf"
 	echo "$line ${TARGETS:-} ${MAKEFLAGS_EXTRA:-}"
-	git -C "$SRC" rev-parse HEAD
-	git -C "$SRC" diff HEAD
+	echo "$commit"
+	cat "$uncommitted"
 	cat "${fragments[@]}"
 } | sha256sum | cut -c1-32)
+# The same, one line per part (.thunkless-built), so that a rebuild can say
+# what moved (build_moved in lib.sh).
+built=$(
+	h16() { sha256sum | cut -c1-16; }
+	echo "commit $commit"
+	echo "uncommitted $(h16 <"$uncommitted")"
+	echo "start $(h16 <"$debconf")"
+	echo "flags $(tr -s ' \t' ' ' <<<"$line ${TARGETS:-} ${MAKEFLAGS_EXTRA:-}")"
+	echo "fragments $(cat "${fragments[@]}" | h16)"
+)
 
 if [ -z "${TARGETS:-}" ] && [ -f "$out/$image" ] && [ "$(cat "$out/.thunkless-stamp" 2>/dev/null)" = "$stamp" ]; then
 	info "$profile is up to date"
+	echo "$built" >"$out/.thunkless-built"
 	record_inputs
 	echo "$out/$image"
 	exit 0
 fi
-rm -f "$out/.thunkless-stamp" "$out/.thunkless-inputs"
+# A kernel that this directory held, built here (a seeded copy has no stamp).
+if [ -z "${TARGETS:-}" ] && [ -f "$out/$image" ] && [ -f "$out/.thunkless-stamp" ]; then
+	info "$profile: rebuilding: $(build_moved "$out/.thunkless-built" "$SRC" <<<"$built")"
+fi
+rm -f "$out/.thunkless-stamp" "$out/.thunkless-inputs" "$out/.thunkless-built"
 
 # The .config depends only on the fragments, the tree's Kconfig files and
 # starting configs, and the tools Kconfig asks about; when none of them
@@ -118,5 +137,6 @@ if [ $mods = 1 ]; then
 		die "installing the modules of $profile failed (log: $log)"
 fi
 echo "$stamp" >"$out/.thunkless-stamp"
+echo "$built" >"$out/.thunkless-built"
 record_inputs
 echo "$out/$image"

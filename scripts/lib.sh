@@ -267,6 +267,46 @@ profile_fragments() {
 	done
 }
 
+# build_moved RECORD SRC: what moved between a kernel's last build, as
+# build.sh recorded it in RECORD (.thunkless-built: "commit", "uncommitted",
+# "start", "flags", "fragments", one line each), and the record on stdin,
+# in words, "; " between them.  SRC is the tree, to tell a commit re-made
+# with the same content ("make tree" again) from a change.
+build_moved() {
+	local rec=$1 src=$2 key was now why=() old new
+	if [ ! -f "$rec" ]; then
+		echo "its last build left no record of what it was built from"
+		return 0
+	fi
+	while read -r key was now; do
+		case $key in
+		commit)
+			old=$(git -C "$src" rev-parse -q --verify "$was^{tree}" 2>/dev/null) || old=
+			new=$(git -C "$src" rev-parse -q --verify "$now^{tree}" 2>/dev/null) || new=
+			if [ -n "$old" ] && [ "$old" = "$new" ]; then
+				why+=("its tree's commit moved from ${was:0:12} to ${now:0:12}, with the same content (the kernel's release names the commit)")
+			else
+				why+=("its tree moved from ${was:0:12} to ${now:0:12}")
+			fi
+			;;
+		uncommitted) why+=("the uncommitted changes of its tree differ") ;;
+		start) why+=("Debian's configuration it starts from changed") ;;
+		flags) why+=("its profile's line or make flags changed") ;;
+		fragments) why+=("its config fragments changed") ;;
+		*) why+=("its record's $key changed") ;;
+		esac
+	done < <(awk 'NR == FNR { k = $1; sub(/^[^ ]* /, ""); was[k] = $0; next }
+		{ k = $1; sub(/^[^ ]* /, "") }
+		was[k] != $0 { v = $0; gsub(/ /, "_", v); w = was[k]; gsub(/ /, "_", w); print k, (w == "" ? "-" : w), v }' "$rec" -)
+	if [ ${#why[@]} -eq 0 ]; then
+		echo "its stamp differs, but not its record's parts"
+		return 0
+	fi
+	local msg= r
+	for r in "${why[@]}"; do msg+=${msg:+; }$r; done
+	echo "$msg"
+}
+
 # am_patches DIR WHAT WHERE PATCH...: git am each patch (no 3-way, so no
 # fuzz) in the git checkout DIR, skipping cover letters.  On failure: git's
 # output, the am aborted, and "WHAT <name> does not apply WHERE: <reason>".
