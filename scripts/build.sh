@@ -70,7 +70,6 @@ stamp=$({
 # The same, one line per part (.thunkless-built), so that a rebuild can say
 # what moved (build_moved in lib.sh).
 built=$(
-	h16() { sha256sum | cut -c1-16; }
 	echo "commit $commit"
 	echo "uncommitted $(h16 <"$uncommitted")"
 	echo "start $(h16 <"$debconf")"

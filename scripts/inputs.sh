@@ -21,8 +21,6 @@ line=$(awk -v p="$profile" '$1 == p' "$TOP/configs/profiles")
 [ -n "$line" ] || die "unknown kernel profile '$profile' (see configs/profiles)"
 read -r _ _ source frags <<<"$line"
 
-h16() { sha256sum | cut -c1-16; }
-
 tp=$TESTPATCHDIR
 case $source in
 upstream+test)

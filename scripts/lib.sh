@@ -247,12 +247,16 @@ setup_ccache() {
 	fi
 }
 
+# h16: a short digest of stdin, 16 hex digits.
+h16() {
+	sha256sum | cut -c1-16
+}
+
 # series_hash [DIR]: a digest of DIR's series file and the patches it
 # names (DIR: by default the series, $PATCHDIR).
 series_hash() {
 	local dir=${1:-$PATCHDIR}
-	{ cat "$dir/series" 2>/dev/null || true; series_list "$dir" | xargs -r cat; } |
-		sha256sum | cut -c1-16
+	{ cat "$dir/series" 2>/dev/null || true; series_list "$dir" | xargs -r cat; } | h16
 }
 
 # profile_fragments NAME...: the files of a profile's fragment names, in
@@ -278,7 +282,7 @@ build_moved() {
 		echo "its last build left no record of what it was built from"
 		return 0
 	fi
-	while read -r key was now; do
+	while IFS=$'\t' read -r key was now; do
 		case $key in
 		commit)
 			old=$(git -C "$src" rev-parse -q --verify "$was^{tree}" 2>/dev/null) || old=
@@ -297,7 +301,7 @@ build_moved() {
 		esac
 	done < <(awk 'NR == FNR { k = $1; sub(/^[^ ]* /, ""); was[k] = $0; next }
 		{ k = $1; sub(/^[^ ]* /, "") }
-		was[k] != $0 { v = $0; gsub(/ /, "_", v); w = was[k]; gsub(/ /, "_", w); print k, (w == "" ? "-" : w), v }' "$rec" -)
+		was[k] != $0 { print k "\t" (was[k] == "" ? "-" : was[k]) "\t" $0 }' "$rec" -)
 	if [ ${#why[@]} -eq 0 ]; then
 		echo "its stamp differs, but not its record's parts"
 		return 0

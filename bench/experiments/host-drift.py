@@ -71,13 +71,13 @@ def main():
            for r, x in rd.ratios(recs, 2)]
     if not pts:
         die("no group has records in two rounds or more")
-    med = {g for _, _, g, _ in pts}
+    groups = {g for _, _, g, _ in pts}
 
     t0 = min(p[0] for p in pts)
     wins = collections.defaultdict(list)
     for ts, boot, _, x in pts:
         wins[(ts - t0) // win].append((boot, x))
-    print(f"{len(pts)} records in {len(med)} groups; windows of {win} s "
+    print(f"{len(pts)} records in {len(groups)} groups; windows of {win} s "
           f"from {t0}; ratio = pps / the group's median")
     print(f"{'window':>8} {'records':>7} {'boots':>5} {'median':>7} {'min':>6} {'max':>6}")
     wmed = {}
@@ -130,7 +130,7 @@ def main():
         line = f"  {k:<14} " + "   ".join(cells)
         if len(pls) == 2:
             rs = [statistics.mean(byg[(g, pls[0])]) / statistics.mean(byg[(g, pls[1])])
-                  for g in med if g[0] == k and (g, pls[0]) in byg and (g, pls[1]) in byg]
+                  for g in groups if g[0] == k and (g, pls[0]) in byg and (g, pls[1]) in byg]
             if rs:
                 line += f"   {pls[0]}/{pls[1]}: {statistics.median(rs):.3f} ({len(rs)} groups)"
         print(line)
