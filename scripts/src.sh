@@ -54,7 +54,7 @@ tpatches=
 if [ "$name" != base ]; then
 	tpatches=$(series_list "$TESTPATCHDIR")
 fi
-stamp="$want $( (cat "$TESTPATCHDIR/series" 2>/dev/null; echo "$tpatches" | xargs -r cat) | sha256sum | cut -c1-16)"
+stamp="$want $( (cat "$TESTPATCHDIR/series" 2>/dev/null; echo "$tpatches" | xargs -r cat) | h16)"
 if [ -d "$wt" ] && [ "$(cat "$wt.stamp" 2>/dev/null)" = "$stamp" ] &&
 	[ -z "$(git -C "$wt" status --porcelain --untracked-files=no)" ]; then
 	echo "$wt"
