@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 # Which kernel base a command works on.  Sourced (scripts/lib.sh,
 # bench/bench.sh) with TOP set, never run.
 #

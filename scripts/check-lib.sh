@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 # The tests behind check.sh.  Sourced.  Each prints a one-line reason last
 # when it fails and exits (returns) 0 pass, 4 skip, other fail.
 
@@ -78,6 +79,35 @@ check_export_noop() (
 		die "make export would change patches/ (offsets, fuzz or stale patches): run make tree && make export"
 	fi
 	echo "export reproduces all $(wc -l <"$PATCHDIR/series") files byte for byte"
+)
+
+# Lists the shell scripts of the harness under DIR (the project by
+# default) for check_shellcheck, one per line: where DIR is a checkout,
+# git's *.sh files, tracked or new and not ignored; else every *.sh
+# outside build/ and results/.
+shellcheck_files() {
+	local d=${1:-$TOP}
+	if git -C "$d" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+		git -C "$d" ls-files --cached --others --exclude-standard -- '*.sh'
+	else
+		(cd "$d" && find . \( -path ./build -o -path ./results \) -prune -o -name '*.sh' -print | sed 's|^\./||' | sort)
+	fi
+}
+
+# check_shellcheck [DIR]: shellcheck -x at warning level over every shell
+# script of the harness; the first finding is the reason when it fails.
+check_shellcheck() (
+	d=${1:-$TOP}
+	command -v shellcheck >/dev/null || die "shellcheck is not installed (scripts/deps.sh check)"
+	files=$(shellcheck_files "$d")
+	[ -n "$files" ] || die "no shell script found under $d"
+	cd "$d" || exit 1
+	n=$(wc -l <<<"$files")
+	if ! out=$(xargs -d '\n' shellcheck -x -S warning -f gcc <<<"$files" 2>&1); then
+		echo "$out"
+		die "shellcheck: $(grep -c . <<<"$out") finding(s) in $n scripts, the first: $(head -n1 <<<"$out" | cut -c1-200)"
+	fi
+	echo "shellcheck -x -S warning: $n scripts, no finding"
 )
 
 # waivers: the checkpatch waivers of the series, "<patch-glob> <TYPE>
@@ -398,7 +428,7 @@ check_debian() (
 	[ -n "$list" ] || die "no audit/slots.list for $KVER"
 	"$TOP/audit/obj-sites.sh" slots "$list" "$out" || die "a dispatch point of the series is not as $(basename "$list") says in Debian's configuration"
 	# what Debian builds in and what as modules, of the series' objects
-	bi= mods=
+	bi='' mods=''
 	for o in $objs; do
 		c=$out/$(dirname "$o")/.$(basename "$o").cmd
 		[ -f "$c" ] || die "built $o, but found no $c"

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 # check-run.sh: sourced by check.sh (and tests/test-lane.sh).  Runs tests,
 # prints one TAP line each, and runs a lane of tests in the background.
 # The caller sets LOGS (an empty directory) and only (a regular expression
@@ -18,6 +19,7 @@ LANE=
 run() {
 	local name=$1 rc t s
 	shift
+	# shellcheck disable=SC2154 # only: set by the caller, above
 	[[ $name =~ $only ]] || return 0
 	t=$(date +%s)
 	"$@" >"$LOGS/$name.log" 2>&1 </dev/null

@@ -37,6 +37,7 @@ if [ -z "${BASE:-}${THUNKLESS_BASE:-}" ]; then
 	exit $rc
 fi
 . "$(dirname "$0")/lib.sh"
+# shellcheck disable=SC2034 # lib.sh's messages name it
 prog=check
 
 # SCOPE: what a bisect step and a matrix variant build: the series'
@@ -115,6 +116,7 @@ prep_lane() {
 		run harness-bench make -s -C "$TOP/bench" check
 		run harness-audit make -s -C "$TOP/audit" check
 		run harness-config bash "$TOP/tests/tree-config.sh"
+		run harness-shellcheck check_shellcheck
 	fi
 	run series-applies check_series_applies
 	run export-noop check_export_noop
@@ -139,7 +141,7 @@ prep_lane() {
 # with --long also without classifiers and with some kinds built in and
 # the rest modules.
 matrix_pool() {
-	local v vs="no-retpoline off no-cls-act modules"
+	local v vs="no-retpoline off tc-off no-cls-act modules"
 	[ $long = 0 ] || vs="$vs no-cls some-builtin"
 	for v in debian $vs; do
 		[ -z "${1:-}" ] || ! done_yet "$1" || return 0

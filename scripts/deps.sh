@@ -5,21 +5,21 @@
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
-pkgs_build="make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio dwarves kmod
+declare -A pkgs
+pkgs[build]="make gcc libc6-dev bc bison flex libelf-dev libssl-dev cpio dwarves kmod
 xz-utils ccache git perl python3 rsync"
-pkgs_qemu="qemu-system-x86 iproute2 nftables ethtool procps iputils-ping python3
+pkgs[qemu]="qemu-system-x86 iproute2 nftables ethtool procps iputils-ping python3
 socat netcat-openbsd libcap2-bin iptables netsniff-ng jq"
-pkgs_uml="iproute2 nftables ethtool procps iputils-ping python3
+pkgs[uml]="iproute2 nftables ethtool procps iputils-ping python3
 socat netcat-openbsd libcap2-bin iptables netsniff-ng jq"
-pkgs_check="sparse codespell python3-ply python3-git"
-pkgs_bench="gnuplot-nox"
+pkgs[check]="sparse codespell python3-ply python3-git shellcheck"
+pkgs[bench]="gnuplot-nox"
 
 want=()
 for g in "$@"; do
-	v=pkgs_$g
-	[ -n "${!v+x}" ] || die "unknown dependency group '$g'"
-	# shellcheck disable=SC2206
-	want+=(${!v})
+	{ [ -n "$g" ] && [ -n "${pkgs[$g]+x}" ]; } || die "unknown dependency group '$g'"
+	read -ra list <<<"${pkgs[$g]//$'\n'/ }"
+	want+=("${list[@]}")
 done
 
 missing=()

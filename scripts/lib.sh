@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # variables for the scripts that source this
 # Common helpers for the thunkless harness. Sourced, never run.
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -51,11 +52,11 @@ tgit() {
 	git -C "$TREE" -c advice.detachedHead=false -c core.abbrev=12 "$@"
 }
 
-# disk_free [DIR]: "N.N GiB free" on the file system of DIR (by default
-# build/'s, or the nearest directory above it that exists), for the
-# messages of a run that may have filled it.
+# disk_free: "N.N GiB free" on the file system of build/ (or of the
+# nearest directory above it that exists), for the messages of a run that
+# may have filled it.
 disk_free() {
-	local d=${1:-$BUILD}
+	local d=$BUILD
 	while [ ! -d "$d" ] && [ "$d" != / ]; do d=$(dirname "$d"); done
 	df -Pk "$d" 2>/dev/null | awk 'NR == 2 { printf "%.1f GiB free", $4 / 1048576 }'
 }
@@ -306,7 +307,7 @@ build_moved() {
 		echo "its stamp differs, but not its record's parts"
 		return 0
 	fi
-	local msg= r
+	local msg='' r
 	for r in "${why[@]}"; do msg+=${msg:+; }$r; done
 	echo "$msg"
 }

@@ -23,9 +23,9 @@
 # that line, so that a hang says where it is stuck.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
-prog=run-guest
+prog='run-guest'
 
-kind= kernel= timeout=300 idle=0 outdir= append= mem=1024
+kind='' kernel='' timeout=300 idle=0 outdir='' append='' mem=1024
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kind | --kernel | --timeout | --idle-timeout | --out | --append | --mem)
@@ -51,9 +51,10 @@ case $idle in
 esac
 idle=$((10#$idle))
 case $mem in '' | *[!0-9]*) die "bad --mem '$mem'" ;; esac
+# shellcheck disable=SC2034 # prog: lib.sh's messages name it
 case $kind in
-qemu) kernel=${kernel:-$BUILD/out/x86_64/arch/x86/boot/bzImage}; prog=run-qemu ;;
-uml) kernel=${kernel:-$BUILD/out/um-patched/linux}; prog=run-uml ;;
+qemu) kernel=${kernel:-$BUILD/out/x86_64/arch/x86/boot/bzImage}; prog='run-qemu' ;;
+uml) kernel=${kernel:-$BUILD/out/um-patched/linux}; prog='run-uml' ;;
 *) die "unknown guest kind '$kind' (qemu or uml)" ;;
 esac
 [ -f "$kernel" ] || die "no kernel at $kernel (build it first: make build)"
@@ -133,7 +134,10 @@ qemu)
 	;;
 uml)
 	run=("$kernel" "mem=${mem}M" rootfstype=hostfs rootflags=/ con=null "con0=null,fd:1"
-		"uml_dir=$umldir" umid=guest $cmdline)
+		"uml_dir=$umldir" umid=guest)
+	# UML takes its command line as arguments, one word each
+	read -ra words <<<"$cmdline"
+	run+=("${words[@]}")
 	;;
 esac
 

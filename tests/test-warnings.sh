@@ -15,6 +15,7 @@ g add . && g commit -q -m base && g tag base
 echo a2 >"$APPLY/net/sched/cls_api.c"
 echo c2 >"$APPLY/include/net/tc_wrapper.h"
 g commit -q -am series
+# shellcheck disable=SC2034 # check-lib.sh reads it
 BUILD=$TMP/build
 tgit() { git -C "$TREE" "$@"; }
 base_file() { :; }
@@ -69,6 +70,7 @@ out=$(series_configured OUT net/ kernel/ 2>&1 | tr '\n' ' ')
 expect_fail "series_configured: a dry run that lists nothing fails" "a dry run of kbuild over net/ kernel/ listed no object" \
 	bash -c ". '$TOP/scripts/lib.sh'; BUILD='$TMP/build'; . '$TOP/scripts/check-lib.sh'; TREE='$TMP/apply' APPLIED=HEAD; configured_objs() { :; }; series_configured OUT net/ kernel/"
 configured_objs() { printf '%s\n' kernel/softirq.o; }
+# shellcheck disable=SC2034 # series_configured reads it
 APPLIED=base
 [ -z "$(series_configured OUT net/)" ] && echo "ok - series_configured: nothing for a series without C files" ||
 	{ echo "not ok - series_configured of an empty series printed '$(series_configured OUT net/)'"; fails=$((fails + 1)); }

@@ -53,6 +53,7 @@ build $B -fcf-protection=branch -fjump-tables -o "$O/cet-jt" "$T/fixture.c"
 build $B -fcf-protection=none -fno-jump-tables -o "$O/plain" "$T/fixture.c"
 build -nostdlib -static -no-pie -Wl,-e,f_asm -Wl,--build-id=none -o "$O/asm" "$T/asm.S" "$T/thunks.S"
 build -nostdlib -static -no-pie -Wl,-e,f_asm -Wl,--build-id=none -o "$O/asm-array" "$T/asm.S" "$T/thunks-array.S"
+# shellcheck disable=SC2046 # one --strip-symbol argument per word
 objcopy $(for r in rax rcx rdx rbx rsp rbp rsi rdi r8 r9 r10 r11 r12 r13 r14 r15; do
 	echo --strip-symbol=__x86_indirect_thunk_$r; done) "$O/asm-array" || exit 1
 strip -o "$O/stripped" "$O/retp"
@@ -168,7 +169,7 @@ if run rethunk 0 "$O/nojt.list" "$O/retp" && has 'rethunk [1-9]' && run rethunk2
 	ok "__x86_return_thunk jmps counted separately, not as indirect"
 else nok "rethunk"; fi
 
-LN=cmp; L=$(list '[base]' 'func f_indirect_call' 'allow f_indirect_call thunk "x"' 'func f_switch' \
+LN='cmp'; L=$(list '[base]' 'func f_indirect_call' 'allow f_indirect_call thunk "x"' 'func f_switch' \
 	'func f_calls_noinline' 'inline f_calls_noinline helper_noinline' \
 	'[patched]' 'func f_indirect_call' 'allow f_indirect_call thunk 1 "y"' 'func f_direct' 'func f_gone optional' \
 	'require f_direct target' 'func f_calls_noinline' 'inline f_calls_noinline helper_noinline')

@@ -29,6 +29,7 @@ nfail=0
 
 [ $# -eq 0 ] || { echo "$SCEN: error: no arguments expected, got '$*'" >&2; exit 2; }
 # both gate settings where the kernel has the gate, else none
+# shellcheck disable=SC2034 # gate_init reads it
 GATES=on,off
 gate_init
 

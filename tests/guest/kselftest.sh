@@ -25,7 +25,7 @@ set -u
 GATE=/proc/sys/net/core/direct_calls
 GATE_ACTIVE=/proc/sys/net/core/direct_calls_active
 SLOTS=/sys/kernel/debug/net_direct_calls
-modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns= slotre=
+modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns='' slotre=''
 while [ $# -gt 0 ]; do
 	case $1 in
 	-g) modes=$2; shift 2 ;;

@@ -24,6 +24,7 @@ TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
 . "$TOP/bench/scenarios/lib.sh"
 SCEN=slots
+# shellcheck disable=SC2034 # for bench/scenarios/lib.sh
 PG_TIMEOUT=120
 SLOTS=/sys/kernel/debug/net_direct_calls
 CENSUS=/proc/thunk_census

@@ -72,6 +72,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$(cd "$HERE/../.." && pwd)
 # shellcheck source=../../bench/scenarios/lib.sh
 . "$TOP/bench/scenarios/lib.sh"
+# shellcheck disable=SC2034 # for bench/scenarios/lib.sh
 SCEN=thunks
 COUNT=${1:-200000}
 case $COUNT in
@@ -292,6 +293,7 @@ kind_case() (
 	. "$TOP/bench/scenarios/$scen.sh" -n "$KIND_N" -v "$v"
 	# lib.sh, sourced again, reset the scenario knobs
 	# shellcheck disable=SC2030 # this subshell's own
+	# shellcheck disable=SC2034 # PG_TIMEOUT: for bench/scenarios/lib.sh
 	COUNT=$count PG_TIMEOUT=120
 	echo "# $name: setup"
 	s_setup "$v" "$KIND_N"

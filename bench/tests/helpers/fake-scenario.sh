@@ -8,7 +8,7 @@
 set -u
 scen=$(basename "$0" .sh)
 t=1000000000
-ns=1 gates= vs=-
+ns=1 gates='' vs=-
 while getopts "n:c:d:g:v:" o; do
 	case $o in
 	n) ns=$OPTARG ;;
