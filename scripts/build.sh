@@ -7,7 +7,8 @@
 #
 # BASE=<version> builds from that base's tree (scripts/base.sh).
 # OUT=dir overrides the output directory; TARGETS="net/sched/ ..." builds
-# just those directories (no image, no skipping); MAKEFLAGS_EXTRA="W=1 C=1".
+# just those directories (no image, no skipping), TARGETS=.config only
+# configures; MAKEFLAGS_EXTRA="W=1 C=1".
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -110,6 +111,10 @@ else
 	rm -f "$out/.thunkless-config-stamp"
 	"$TOP/scripts/config.sh" "$arch" "$out" "${fragments[@]}"
 	echo "$cstamp" >"$out/.thunkless-config-stamp"
+fi
+if [ "${TARGETS:-}" = .config ]; then
+	echo "$out"
+	exit 0
 fi
 # A kernel with modules gets them built and installed under $out/modroot,
 # where the guest's modprobe finds them (scripts/guest-init.sh).

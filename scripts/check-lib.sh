@@ -374,7 +374,18 @@ check_matrix() (
 	fi
 	out=$BUILD/out/matrix-$v
 	# shellcheck disable=SC2064
-	trap "keep_log '$out' matrix-$v; rm -rf '$out'" EXIT
+	trap "keep_log '$out' matrix-$v; rm -rf '$out' '$out.config'" EXIT
+	# A variant whose configuration is build-x86_64's on this base (a
+	# fragment that turns off what this base's series does not have)
+	# builds nothing that build-x86_64 did not: skipped, saying so.
+	rm -rf "$out.config"
+	OUT=$out.config TARGETS=.config "$TOP/scripts/build.sh" x86_64 "$f" >/dev/null || exit 1
+	from=${SEED_FROM:-$BUILD/out/x86_64}
+	if [ "${STATUS[${SEED_BUILD:-build-x86_64}]:-}" = ok ] && cmp -s "$out.config/.config" "$from/.config"; then
+		echo "$v's configuration is ${SEED_BUILD:-build-x86_64}'s on $KVER: nothing to build that it did not"
+		exit 4
+	fi
+	rm -rf "$out.config"
 	seed_out "$TREE" "$out"
 	# By default the series' objects under those directories that this
 	# configuration builds (configured_objs: a variant turns off some of
@@ -527,10 +538,17 @@ check_guest_harness() (
 	bash "$TOP/tests/guest-test.sh" "$1" "$(image_of "$1")"
 )
 
+# check_kunit [PROFILE]: the KUnit suites, built in, as build-PROFILE's
+# kernel (x86_64 by default) ran them at boot, with no splat in its log;
+# x86_64-debug (--long) runs them under KASAN and lockdep, whose RCU checks
+# watch the direct-call slots' fast path.
 check_kunit() (
 	[ -n "$KUNIT_SUITES" ] || { not_on_base "KUnit suite (tests/kunit-suites-$KVER)"; exit; }
-	need build-x86_64 || exit 1
-	"$TOP/scripts/run-qemu.sh" --timeout 180 -- bash "$TOP/tests/guest/kunit.sh" "$KUNIT_SUITES"
+	p=${1:-x86_64} tmo=180
+	need "build-$p" || exit 1
+	[ "$p" = x86_64 ] || tmo=600
+	"$TOP/scripts/run-qemu.sh" --kernel "$BUILD/out/$p/arch/x86/boot/bzImage" --timeout $tmo -- \
+		bash "$TOP/tests/guest/kunit.sh" "$KUNIT_SUITES"
 )
 
 # A ladder with a hole must fail the KUnit suite cleanly, naming the

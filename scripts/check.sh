@@ -267,6 +267,7 @@ scratch_drop
 # --long only.
 if [ $long = 1 ]; then
 	run build-x86_64-debug "$TOP/scripts/build.sh" x86_64-debug
+	run kunit-debug check_kunit x86_64-debug
 	run slots-stress-debug check_slots_stress x86_64-debug
 fi
 matrix_pool

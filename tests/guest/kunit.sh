@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Runs inside the guest: read the built-in KUnit results from the kernel log.
-# Every suite named in $1 must have run and passed; any failing test fails.
+# Every suite named in $1 must have run and passed; any failing test fails,
+# and so does a splat anywhere in the log (a WARN, a KASAN report, or
+# lockdep's, in a kernel built with its checkers: the suites run at boot).
 set -u
 list=${1:?usage: kunit.sh SUITES-FILE}
 log=$(dmesg 2>/dev/null | sed -E 's/^\[[ 0-9.]+\] //')
@@ -27,6 +29,13 @@ for s in $want; do
 done
 if echo "$log" | grep -qE '^\s*not ok [0-9]+ '; then
 	echo "kunit: a KUnit test failed"
+	rc=1
+fi
+splats='BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|sleeping function called|suspicious RCU|Call Trace'
+splat=$(echo "$log" | grep -E -m1 "$splats")
+if [ -n "$splat" ]; then
+	echo "$log" | grep -E -B2 -A25 -m1 "$splats"
+	echo "kunit: the kernel log has a splat: $splat"
 	rc=1
 fi
 [ $rc -eq 0 ] && echo "kunit: all $(echo $want | wc -w) expected suites passed" ||
