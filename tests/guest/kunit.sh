@@ -5,6 +5,8 @@
 # and so does a splat anywhere in the log (a WARN, a KASAN report, or
 # lockdep's, in a kernel built with its checkers: the suites run at boot).
 set -u
+# shellcheck source=splat.sh
+. "$(dirname "$0")/splat.sh"
 list=${1:?usage: kunit.sh SUITES-FILE}
 log=$(dmesg 2>/dev/null | sed -E 's/^\[[ 0-9.]+\] //')
 echo "$log" | grep -E '^\s*(# Subtest|(not )?ok [0-9]+ )' || true
@@ -31,10 +33,9 @@ if echo "$log" | grep -qE '^\s*not ok [0-9]+ '; then
 	echo "kunit: a KUnit test failed"
 	rc=1
 fi
-splats='BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|sleeping function called|suspicious RCU|Call Trace'
-splat=$(echo "$log" | grep -E -m1 "$splats")
+splat=$(echo "$log" | grep -E -m1 "$SPLAT_RE")
 if [ -n "$splat" ]; then
-	echo "$log" | grep -E -B2 -A25 -m1 "$splats"
+	echo "$log" | grep -E -B2 -A25 -m1 "$SPLAT_RE"
 	echo "kunit: the kernel log has a splat: $splat"
 	rc=1
 fi

@@ -78,6 +78,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 # (qdisc_root); this script's own die below replaces the library's
 # shellcheck source=../../bench/scenarios/lib.sh
 . "$HERE/../../bench/scenarios/lib.sh"
+# shellcheck source=splat.sh
+. "$HERE/splat.sh"
 
 SLOTS=/sys/kernel/debug/net_direct_calls
 PG=/proc/net/pktgen
@@ -457,7 +459,7 @@ for p in $ALL_POINTS; do
 	fi
 done
 
-splat=$(dmesg | grep -E 'BUG:|WARNING:|Oops|KASAN|UBSAN|possible circular|possible recursive|inconsistent lock|sleeping function called|suspicious RCU|Call Trace' | head -n 5)
+splat=$(dmesg | grep -E "$SPLAT_RE" | head -n 5)
 if [ -n "$splat" ]; then
 	fail "kernel log has a splat: $(head -n1 <<<"$splat")"
 	dmesg | tail -n 60
