@@ -65,6 +65,14 @@ BUILDS_ONLY=0
 [ -z "${THUNKLESS_CHECK_ALL:-}" ] || [ "$KVER" = "$THUNKLESS_DEFAULT_BASE" ] || [ $long = 1 ] ||
 	BUILDS_ONLY=1
 
+# One check of a base at a time: a second one would remove the first's
+# logs and scratch under it.  Every process the check starts inherits the
+# lock, so the children of a check whose script was killed hold it until
+# they are gone too.
+mkdir -p "$BUILD" || die "cannot create $BUILD"
+exec 8>"$BUILD/.check.lock" || die "cannot open $BUILD/.check.lock"
+flock -n 8 || die "another check of base $KVER is running (it, or a child of it, holds ${BUILD#"$TOP"/}/.check.lock): wait for it, or stop it and its children"
+
 LOGS=$BUILD/check
 rm -rf "$LOGS"
 mkdir -p "$LOGS"
