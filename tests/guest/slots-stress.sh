@@ -9,6 +9,7 @@
 #
 #   slots-stress.sh [-r ROUNDS] [-s PKT_SIZE] [-p POINTS]
 #
+# 0. idle devices: sit0 and dummy0, down, hold no transmit slot;
 # 1. exhaustion: ten action modules loaded at once, for eight slots; the
 #    two left without one must still count every packet (indirectly);
 #    they wait for one, in the order they loaded;
@@ -137,6 +138,20 @@ unload() {
 	done
 	return 0
 }
+
+# 0. A device that is down holds no transmit slot: sit0, the fallback
+# device of the sit driver (built into both kernels), is never set up, nor
+# is dummy0 where the dummy driver made one at boot.
+if has_point netdev_xmit; then
+	if [ -e /sys/class/net/sit0 ] && ! ip link show sit0 | grep -q '[<,]UP[,>]'; then
+		check "sit_tunnel_xmit transmit slot, sit0 down" "$(slot_of sit_tunnel_xmit)" none
+	else
+		echo "# no sit0, or it is up: its check left out"
+	fi
+	if [ -e /sys/class/net/dummy0 ] && ! ip -d -o link show up | grep -qw dummy; then
+		check "dummy_xmit transmit slot, no dummy device up" "$(slot_of dummy_xmit)" none
+	fi
+fi
 
 for d in sdev0 sdev1; do
 	ip link add "$d" type dummy || die "cannot create $d"
