@@ -98,16 +98,16 @@ die() { echo "slots-stress: $*" >&2; exit 1; }
 echo on >/proc/sys/net/core/direct_calls || die "cannot set net.core.direct_calls=on"
 dmesg -c >/dev/null 2>&1
 
+# slot_field FUNC N NONE: field N of the line of the slot FUNC holds
+# ("POINT SLOT USERS FUNCTION"), or NONE when it holds none
+slot_field() {
+	awk -v f="$1" -v n="$2" -v none="$3" '$2 ~ /^[0-9]+$/ && $4 == f { print $n; found = 1 }
+		END { if (!found) print none }' "$SLOTS"
+}
 # slot_of FUNC: the slot index FUNC holds, or "none".
-slot_of() {
-	awk -v f="$1" '$2 ~ /^[0-9]+$/ && $4 == f { print $2; found = 1 }
-		END { if (!found) print "none" }' "$SLOTS"
-}
+slot_of() { slot_field "$1" 2 none; }
 # users_of FUNC: the references on the slot FUNC holds, or 0 without one
-users_of() {
-	awk -v f="$1" '$2 ~ /^[0-9]+$/ && $4 == f { print $3; found = 1 }
-		END { if (!found) print 0 }' "$SLOTS"
-}
+users_of() { slot_field "$1" 3 0; }
 # point_of FUNC: the points where FUNC holds a slot, space-separated, or "none"
 point_of() {
 	awk -v f="$1" '$2 ~ /^[0-9]+$/ && $4 == f { printf "%s%s", sep, $1; sep = " " }
@@ -321,14 +321,15 @@ for r in $(seq "$ROUNDS"); do
 	tc filter del dev sdev0 egress pref 51
 	# shellcheck disable=SC2086
 	unload $mods
+	# A device holds a transmit slot reference while it is up, not while
+	# it is only registered: the router's veths hold veth_xmit's already,
+	# counted before the pair is added.
+	[ "$r" = 1 ] && u0=$(users_of veth_xmit)
 	if ! ip link add stv0 type veth peer name stv1; then
 		fail "round $r: cannot add a veth pair"
 		break
 	fi
-	# A device holds a transmit slot reference while it is up, not while
-	# it is only registered: the router's veths hold veth_xmit's already.
 	if [ "$r" = 1 ] && has_point netdev_xmit; then
-		u0=$(users_of veth_xmit)
 		check "veth_xmit's transmit slot references, a new veth pair down" "$(users_of veth_xmit)" "$u0"
 		ip link set stv0 up && ip link set stv1 up || fail "round $r: cannot set the veth pair up"
 		check "veth_xmit's transmit slot references, the pair up" "$(users_of veth_xmit)" $((u0 + 2))
