@@ -106,6 +106,17 @@ slot_field() {
 }
 # slot_of FUNC: the slot index FUNC holds, or "none".
 slot_of() { slot_field "$1" 2 none; }
+# slot_gone FUNC: slot_of FUNC once it is "none", or after 5 s as it is
+# then: a qdisc kind gives its slots back from a work item after its last
+# qdisc is destroyed
+slot_gone() {
+	local tries=50 s
+	while s=$(slot_of "$1"); [ "$s" != none ] && [ $tries -gt 0 ]; do
+		tries=$((tries - 1))
+		sleep 0.1
+	done
+	echo "$s"
+}
 # users_of FUNC: the references on the slot FUNC holds, or 0 without one
 users_of() { slot_field "$1" 3 0; }
 # point_of FUNC: the points where FUNC holds a slot, space-separated, or "none"
@@ -243,7 +254,8 @@ has_point qdisc_enqueue && check "htb_enqueue has a qdisc_enqueue slot while htb
 # A qdisc kind takes its slots when its first qdisc is created, not when
 # it registers: blackhole and bfifo are built in and registered at boot,
 # and nothing has created one yet.  A bfifo on a device of its own then
-# takes a slot (bfifo is built in, so it keeps it).
+# takes a slot, and gives it back when the device, and so its last bfifo,
+# is gone, although bfifo stays registered (it is built in).
 if has_point qdisc_enqueue; then
 	check "blackhole_enqueue slot, no blackhole qdisc created" "$(slot_of blackhole_enqueue)" none
 	check "bfifo_enqueue slot before the first bfifo" "$(slot_of bfifo_enqueue)" none
@@ -252,6 +264,7 @@ if has_point qdisc_enqueue; then
 	check "bfifo_enqueue has a slot once a bfifo exists" \
 		"$( [ "$(slot_of bfifo_enqueue)" != none ] && echo yes)" yes
 	ip link del sdev3
+	check "bfifo_enqueue slot once the last bfifo is gone" "$(slot_gone bfifo_enqueue)" none
 fi
 
 # The router, the forward scenario's (forward_path): packets sent on
@@ -345,6 +358,10 @@ for r in $(seq "$ROUNDS"); do
 	0) q=htb ;;
 	esac
 	qdisc_set "$q" || fail "round $r: cannot make $q sdev2's root qdisc"
+	# htb's last qdisc went with the graft: its slots go back before its
+	# module unloads
+	[ "$r" = 1 ] && has_point qdisc_enqueue && check "htb_enqueue slot once the last htb qdisc is gone, before sch_htb unloads" \
+		"$(slot_gone htb_enqueue)" none
 	[ $q = fq_codel ] && unload sch_htb
 	[ "$r" = 1 ] && has_point qdisc_enqueue && check "htb_enqueue slot once sch_htb is unloaded" "$(slot_of htb_enqueue)" none
 	# the forward scenario's table (forward_filter), which dies on failure
