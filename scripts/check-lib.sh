@@ -582,7 +582,9 @@ PY
 		rm -f "$d/${f#.}"
 	done
 	# bzImage only: the KUnit suites are built in, and no module is loaded.
-	SRC=$BROKEN OUT=$bout TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
+	# CCACHE_RECACHE: compiled, not read from the cache, which gave the
+	# includers their old ladder in two fresh-clone checks (2026-12-07).
+	CCACHE_RECACHE=1 SRC=$BROKEN OUT=$bout TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
 		die "building the broken-ladder kernel failed"
 	git -C "$BROKEN" checkout -q -- include/net/tc_wrapper.h
 	log=$(mktemp)
