@@ -555,37 +555,61 @@ check_kunit() (
 # function that is missing, and must not run the real op on the suite's
 # fake filter (which oopses): the x86_64 kernel built from the scratch
 # worktree at the series with matchall's entry cut out of tc_classify().
-# The worktree and its output sit at the same relative places as build/linux
-# and build/out/x86_64 (../../linux from the output directory), so that
-# ccache serves every object that does not include tc_wrapper.h.
+# It starts from a copy of build-x86_64's objects (seed_out), so only the
+# objects that include tc_wrapper.h compile.
 check_kunit_broken() (
 	need build-x86_64 series-applies || exit 1
 	BROKEN=$APPLY bout=$SCRATCH/out/x86_64
 	worktree "$BROKEN" "$(tgit rev-parse HEAD)"
 	seed_out "$BROKEN" "$bout"
 	h=$BROKEN/include/net/tc_wrapper.h
-	python3 - "$h" <<'PY' || die "cannot cut matchall out of $h"
+	# A mark no earlier build had: every includer compiled from the cut
+	# header carries it (in a .discard section, which vmlinux drops), and
+	# no cache can serve an object of an earlier cut.
+	mark=tc-broken-ladder-$(date +%s%N)-$$
+	python3 - "$h" "$mark" <<'PY' || die "cannot cut matchall out of $h"
 import re, sys
-p = sys.argv[1]
+p, mark = sys.argv[1:]
 s = open(p).read()
 entry = re.compile(r"#if IS_BUILTIN\(CONFIG_NET_CLS_MATCHALL\)\n.*?#endif\n", re.S)
 s, n = entry.subn("", s)
 if n != 1:
     sys.exit("expected one matchall entry, found %d" % n)
+guard = "#define __NET_TC_WRAPPER_H\n"
+if s.count(guard) != 1:
+    sys.exit("expected one include guard")
+s = s.replace(guard, guard + 'asm(".pushsection .discard.tc_broken_ladder\\n"\n'
+              '    ".ascii \\"%s\\"\\n.popsection");\n' % mark)
 open(p, "w").write(s)
 PY
 	# The seeded objects that include the header go, so that they are
-	# compiled again whatever make makes of the copies' dates: a fresh-clone
-	# check of 063605e booted a kernel whose ladder still had matchall.
-	grep -rl --include='*.cmd' 'include/net/tc_wrapper\.h' "$bout" | while read -r c; do
+	# compiled again whatever make makes of the copies' dates.
+	incl=$(grep -rl --include='*.cmd' 'include/net/tc_wrapper\.h' "$bout" | while read -r c; do
 		d=$(dirname "$c") f=$(basename "$c" .cmd)
-		rm -f "$d/${f#.}"
-	done
+		echo "$d/${f#.}"
+	done)
+	[ -n "$incl" ] || die "no object in $bout includes tc_wrapper.h"
+	# shellcheck disable=SC2086 # one path per word
+	rm -f $incl
 	# bzImage only: the KUnit suites are built in, and no module is loaded.
-	# CCACHE_RECACHE: compiled, not read from the cache, which gave the
-	# includers their old ladder in two fresh-clone checks (2026-12-07).
-	CCACHE_RECACHE=1 SRC=$BROKEN OUT=$bout TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
+	# Without ccache when seed_out copied a whole build (it does not when
+	# build/linux has changes of its own): only the includers compile, and
+	# nothing the cache holds is read or stored.
+	nocache=()
+	[ ! -f "$bout/vmlinux" ] || nocache=(CCACHE_DISABLE=1)
+	env "${nocache[@]}" SRC="$BROKEN" OUT="$bout" TARGETS=bzImage "$TOP/scripts/build.sh" x86_64 >/dev/null ||
 		die "building the broken-ladder kernel failed"
+	# The built-in includers (modules are not built) were compiled from the
+	# cut header: two fresh-clone checks of 2026-12-07 booted a kernel
+	# whose ladder still had matchall.
+	[ -f "$bout/net/sched/tc_wrapper_test.o" ] || die "the broken-ladder build made no net/sched/tc_wrapper_test.o"
+	n=0
+	for o in $incl; do
+		[ -f "$o" ] || continue
+		grep -qF "$mark" "$o" || die "${o#"$bout"/} was not compiled from the cut tc_wrapper.h"
+		n=$((n + 1))
+	done
+	echo "$n objects compiled from the cut tc_wrapper.h"
 	git -C "$BROKEN" checkout -q -- include/net/tc_wrapper.h
 	log=$(mktemp)
 	"$TOP/scripts/run-qemu.sh" --kernel "$bout/arch/x86/boot/bzImage" \
