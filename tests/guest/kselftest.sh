@@ -28,6 +28,8 @@ set -u
 GATE=/proc/sys/net/core/direct_calls
 GATE_ACTIVE=/proc/sys/net/core/direct_calls_active
 SLOTS=/sys/kernel/debug/net_direct_calls
+# shellcheck source=poll.sh
+. "$(dirname "$0")/poll.sh"
 modes=- okre='^ok [0-9]+ ' min=1 failre='^not ok [0-9]+ |\[FAIL\]' netns='' slotre=''
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -67,11 +69,7 @@ for m in $modes; do
 	watch='' seen=''
 	if [ -n "$slotre" ]; then
 		# each run shows its own slot: the last run's goes first
-		tries=50
-		while grep -qE "$slotre" "$SLOTS" && [ $tries -gt 0 ]; do
-			tries=$((tries - 1))
-			sleep 0.1
-		done
+		wait_while 50 grep -qE "$slotre" "$SLOTS"
 		seen=$(mktemp -u)
 		(while ! grep -qE "$slotre" "$SLOTS"; do sleep 0.05; done; : >"$seen") &
 		watch=$!

@@ -83,6 +83,8 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 . "$HERE/../../bench/scenarios/lib.sh"
 # shellcheck source=splat.sh
 . "$HERE/splat.sh"
+# shellcheck source=poll.sh
+. "$HERE/poll.sh"
 
 SLOTS=/sys/kernel/debug/net_direct_calls
 PG=/proc/net/pktgen
@@ -106,16 +108,13 @@ slot_field() {
 }
 # slot_of FUNC: the slot index FUNC holds, or "none".
 slot_of() { slot_field "$1" 2 none; }
+# slot_held FUNC: FUNC holds a slot
+slot_held() { [ "$(slot_of "$1")" != none ]; }
 # slot_gone FUNC: slot_of FUNC once it is "none", or after 5 s as it is
-# then: a qdisc kind gives its slots back from a work item after its last
-# qdisc is destroyed
+# then (wait_while)
 slot_gone() {
-	local tries=50 s
-	while s=$(slot_of "$1"); [ "$s" != none ] && [ $tries -gt 0 ]; do
-		tries=$((tries - 1))
-		sleep 0.1
-	done
-	echo "$s"
+	wait_while 50 slot_held "$1"
+	slot_of "$1"
 }
 # users_of FUNC: the references on the slot FUNC holds, or 0 without one
 users_of() { slot_field "$1" 3 0; }
