@@ -134,6 +134,18 @@ if [ -n "${TARGETS:-}" ]; then
 	exit 0
 fi
 [ -f "$out/$image" ] || die "building $profile produced no $image"
+# An x86 bzImage must carry this build's vmlinux: piggy.o holds the
+# compressed kernel, read with .incbin, which a compiler cache can miss
+# (scripts/cc-ccache.sh; a stale piggy.o once booted another build's kernel).
+piggy=$out/arch/x86/boot/compressed/piggy
+if [ -f "$piggy.o" ]; then
+	z=$(sed -n 's/^\.incbin "\(.*\)"$/\1/p' "$piggy.S")
+	[ -n "$z" ] && [ -f "$out/$z" ] || die "$piggy.S names no compressed kernel of $out"
+	objcopy -O binary --only-section=.rodata..compressed "$piggy.o" "$piggy.payload" &&
+		cmp -s "$piggy.payload" "$out/$z" ||
+		die "$image of $profile does not carry this build's vmlinux ($piggy.o is not $z's)"
+	rm -f "$piggy.payload"
+fi
 rm -rf "$out/modroot"
 if [ $mods = 1 ]; then
 	kmake "$arch" "$out" modules_install INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \

@@ -239,8 +239,12 @@ setup_ccache() {
 	export CCACHE_DEPEND=${CCACHE_DEPEND:-1}
 	export KBUILD_BUILD_TIMESTAMP=${KBUILD_BUILD_TIMESTAMP:-2000-01-01}
 	export KBUILD_BUILD_USER=thunkless KBUILD_BUILD_HOST=thunkless
+	# The kernel's compiler goes through cc-ccache.sh, which leaves out of
+	# the cache the sources that read a file with .incbin (depend mode
+	# does not hash that file: a stale piggy.o put an old kernel in a new
+	# bzImage).  The host programs read none.
 	if command -v ccache >/dev/null; then
-		KCC="ccache gcc"
+		KCC="$TOP/scripts/cc-ccache.sh gcc"
 		KHOSTCC="ccache gcc"
 	else
 		KCC=gcc
