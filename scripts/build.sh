@@ -129,16 +129,12 @@ if ! kmake "$arch" "$out" ${MAKEFLAGS_EXTRA:-} ${TARGETS:-$target} >"$log" 2>&1;
 	grep -E 'error:|Error [0-9]|undefined reference' "$log" | head -n 20 >&2 || true
 	die "building $profile failed: $(grep -m1 -E 'error:|undefined reference' "$log" || tail -n1 "$log") (log: $log)"
 fi
-if [ -n "${TARGETS:-}" ]; then
-	echo "$out"
-	exit 0
-fi
-[ -f "$out/$image" ] || die "building $profile produced no $image"
-# An x86 bzImage must carry this build's vmlinux: piggy.o holds the
+# An x86 bzImage must carry this build's vmlinux, whenever the targets name
+# it (the broken-ladder kernel is built as TARGETS=bzImage): piggy.o holds the
 # compressed kernel, read with .incbin, which a compiler cache can miss
 # (scripts/cc-ccache.sh; a stale piggy.o once booted another build's kernel).
 piggy=$out/arch/x86/boot/compressed/piggy
-if [ -f "$piggy.o" ]; then
+if [[ " ${TARGETS:-$target} " == *" bzImage "* ]] && [ -f "$piggy.o" ]; then
 	z=$(sed -n 's/^\.incbin "\(.*\)"$/\1/p' "$piggy.S")
 	[ -n "$z" ] && [ -f "$out/$z" ] || die "$piggy.S names no compressed kernel of $out"
 	objcopy -O binary --only-section=.rodata..compressed "$piggy.o" "$piggy.payload" &&
@@ -146,6 +142,11 @@ if [ -f "$piggy.o" ]; then
 		die "$image of $profile does not carry this build's vmlinux ($piggy.o is not $z's)"
 	rm -f "$piggy.payload"
 fi
+if [ -n "${TARGETS:-}" ]; then
+	echo "$out"
+	exit 0
+fi
+[ -f "$out/$image" ] || die "building $profile produced no $image"
 rm -rf "$out/modroot"
 if [ $mods = 1 ]; then
 	kmake "$arch" "$out" modules_install INSTALL_MOD_PATH="$out/modroot" INSTALL_MOD_STRIP=1 \
